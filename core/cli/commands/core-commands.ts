@@ -1,0 +1,97 @@
+import { CLI } from '../../audit.ts';
+import { CORE_MIGRATIONS } from '../../db/core-migrations.ts';
+import { migrate } from '../../db/migrations.ts';
+import type { OptionMap } from '../../options/option-map.ts';
+import { table, type Command } from '../command.ts';
+
+const json = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+
+export const coreCommands: Command[] = [
+  {
+    words: ['migrate'],
+    usage: 'billing migrate',
+    // booting migrates the core; this also reports what was (still) pending
+    run: async (k) => ({ applied: await migrate(k.db, 'core', CORE_MIGRATIONS) }),
+    text: () => 'Database is up to date.',
+  },
+  {
+    words: ['plugin', 'list'],
+    usage: 'billing plugin list',
+    run: async (k) => (await k.plugins.list()).map(({ name, version, title, active }) => ({ name, version, title, active })),
+    text: (rows) => table(rows, ['name', 'version', 'title', 'active']),
+  },
+  {
+    words: ['plugin', 'activate'],
+    usage: 'billing plugin activate <name>',
+    arity: 1,
+    run: async (k, { args }) => { await k.plugins.activate(args[0]!, CLI); return { name: args[0], active: true }; },
+    text: (r) => `Plugin ${r.name} activated.`,
+  },
+  {
+    words: ['plugin', 'deactivate'],
+    usage: 'billing plugin deactivate <name>',
+    arity: 1,
+    run: async (k, { args }) => { await k.plugins.deactivate(args[0]!, CLI); return { name: args[0], active: false }; },
+    text: (r) => `Plugin ${r.name} deactivated.`,
+  },
+  {
+    words: ['option', 'get'],
+    usage: 'billing option get <key>',
+    arity: 1,
+    run: async (k, { args }) => ({ key: args[0], value: await k.options.get(args[0] as keyof OptionMap) }),
+    text: (r) => json(r.value),
+  },
+  {
+    words: ['option', 'set'],
+    usage: 'billing option set <key> <value>',
+    arity: 2,
+    run: async (k, { args }) => {
+      const key = args[0] as keyof OptionMap;
+      const value = k.options.parseText(key, args[1]!);
+      await k.options.set(key, value as never, CLI);
+      return { key, value };
+    },
+    text: (r) => `Option ${r.key} set to ${json(r.value)}.`,
+  },
+  {
+    words: ['option', 'delete'],
+    usage: 'billing option delete <key>',
+    arity: 1,
+    run: async (k, { args }) => {
+      await k.options.delete(args[0] as keyof OptionMap, CLI);
+      return { key: args[0], value: await k.options.get(args[0] as keyof OptionMap) };
+    },
+    text: (r) => `Option ${r.key} deleted; it is now ${json(r.value)}.`,
+  },
+  {
+    words: ['option', 'list'],
+    usage: 'billing option list',
+    run: async (k) => (await k.options.list()).map((o) => ({
+      key: o.key, value: o.secret && !o.isDefault ? '[secret]' : o.value, owner: o.owner, default: o.isDefault,
+    })),
+    text: (rows) => table(rows, ['key', 'value', 'owner', 'default']),
+  },
+  {
+    words: ['cron', 'list'],
+    usage: 'billing cron list',
+    run: async (k) => (await k.jobs.status()).map(({ hook, schedule, next_run, last_run, last_result }) => ({ hook, schedule, next_run, last_run, last_result })),
+    text: (rows) => table(rows, ['hook', 'schedule', 'next_run', 'last_run', 'last_result']),
+  },
+  {
+    words: ['cron', 'run'],
+    usage: 'billing cron run <hook>',
+    arity: 1,
+    run: async (k, { args }) => {
+      const outcome = await k.jobs.runNow(args[0]!);
+      if (outcome.status === 'failed') throw new Error(`job ${args[0]} failed: ${outcome.error}`);
+      return { hook: args[0], ...outcome };
+    },
+    text: (r) => `Job ${r.hook} ${r.status}: ${json(r.result)}`,
+  },
+  {
+    words: ['serve'],
+    usage: 'billing serve',
+    serves: true,
+    run: async () => null,
+  },
+];

@@ -1,0 +1,45 @@
+import { resolve } from 'node:path';
+
+/** Process configuration, read once from the environment (contract §1). */
+export interface Config {
+  port: number;
+  host: string;
+  baseUrl: string;
+  /** `postgres://…`; undefined means the embedded PGlite database under `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  secretKey: string | undefined;
+  smtpUrl: string | undefined;
+  adminPassword: string | undefined;
+  logLevel: string;
+  /** How often an instance looks for plugin/option changes made by another instance (ms). */
+  syncIntervalMs: number;
+  /** Directories searched for bundled plugins. */
+  pluginDirs: string[];
+  /** Where installed npm plugins are looked for (a folder holding node_modules). */
+  packageRoot: string;
+}
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const port = overrides.port ?? Number(env.PORT ?? 8080);
+  const config: Config = {
+    port,
+    host: env.HOST ?? '127.0.0.1',
+    baseUrl: (env.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: resolve(env.DATA_DIR ?? 'data'),
+    secretKey: env.SECRET_KEY || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    adminPassword: env.BILLING_ADMIN_PASSWORD || undefined,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    syncIntervalMs: Number(env.BILLING_SYNC_INTERVAL_MS ?? 1000),
+    pluginDirs: [resolve(ROOT, 'plugins')],
+    packageRoot: ROOT,
+    ...overrides,
+  };
+  return config;
+}
+
+export const PROJECT_ROOT = ROOT;

@@ -1,0 +1,55 @@
+import type { Migration } from './migrations.ts';
+
+/** The core's own schema. Each later module appends its steps here; a step never changes once released. */
+export const CORE_MIGRATIONS: Migration[] = [
+  {
+    name: '0001_foundation',
+    up: `
+      create table billing_options (
+        key text primary key,
+        value jsonb not null,
+        updated_at timestamptz not null default now()
+      );
+      create table billing_plugins (
+        name text primary key,
+        active boolean not null default false,
+        version text,
+        activated_at timestamptz,
+        deactivated_at timestamptz
+      );
+      -- bumped by every change another instance must notice (plugins, options); polled by each instance
+      create table billing_state (
+        id int primary key check (id = 1),
+        revision bigint not null default 0
+      );
+      insert into billing_state (id, revision) values (1, 0);
+      -- one row per (job, due time): the unique key is what makes a due time run once across instances
+      create table billing_job_runs (
+        id bigserial primary key,
+        hook text not null,
+        due_at timestamptz not null,
+        reason text not null,
+        instance text not null,
+        started_at timestamptz not null default now(),
+        finished_at timestamptz,
+        status text not null default 'running',
+        result jsonb,
+        error text,
+        unique (hook, due_at)
+      );
+      create index billing_job_runs_hook_started on billing_job_runs (hook, started_at desc);
+      create table billing_audit_log (
+        id bigserial primary key,
+        at timestamptz not null default now(),
+        actor_id bigint,
+        actor text not null,
+        action text not null,
+        object_type text not null,
+        object_id text,
+        details jsonb not null default '{}',
+        ip text
+      );
+      create index billing_audit_log_object on billing_audit_log (object_type, object_id);
+    `,
+  },
+];

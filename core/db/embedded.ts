@@ -1,0 +1,63 @@
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+/**
+ * The embedded database: PGlite (PostgreSQL compiled to WASM) kept under DATA_DIR, served over the
+ * PostgreSQL wire protocol on a unix socket beside its files. The service then talks to it exactly as
+ * to a real PostgreSQL — one driver, one SQL dialect, one code path — and a second process on the same
+ * DATA_DIR (the CLI while the server runs) connects to that socket instead of opening the files twice,
+ * which PGlite does not allow.
+ *
+ * pglite-socket multiplexes connections onto PGlite's single session, keeping a transaction's
+ * statements together; session state (SET, LISTEN, session advisory locks) is therefore shared, and
+ * the service uses none of it.
+ */
+export const EMBEDDED_MAX_CONNECTIONS = 8;
+
+export interface EmbeddedDatabase {
+  url: string;
+  close(): Promise<void>;
+}
+
+const SOCKET_NAME = '.s.PGSQL.5432';
+
+function urlFor(socketDir: string): string {
+  return `postgresql://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`;
+}
+
+function socketAnswers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect(path);
+    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * Opens the embedded database under `dataDir` (or an in-memory one for `memory://`). When another
+ * process already serves it, answers that process's address and owns nothing.
+ */
+export async function openEmbedded(dataDir: string, socketDir?: string): Promise<EmbeddedDatabase> {
+  const inMemory = dataDir === 'memory://';
+  const dir = socketDir ?? dataDir;
+  mkdirSync(dir, { recursive: true });
+  const socketPath = join(dir, SOCKET_NAME);
+  if (existsSync(socketPath)) {
+    if (await socketAnswers(socketPath)) return { url: urlFor(dir), close: async () => {} };
+    rmSync(socketPath, { force: true }); // left by a process that died
+  }
+  const db = await PGlite.create(inMemory ? undefined : join(dataDir, 'pgdata'));
+  const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: EMBEDDED_MAX_CONNECTIONS });
+  await server.start();
+  return {
+    url: urlFor(dir),
+    async close() {
+      await server.stop();
+      await db.close();
+      rmSync(socketPath, { force: true });
+    },
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The one error type of the service. Every failure that reaches a caller is a BillingError with a code
+ * from the closed list below; `core/http/error-bodies.ts` maps it to the WordPress-shaped body of the
+ * surface it happened on (REST, AJAX, webhook) and the CLI prints its message on one line.
+ */
+export const ERROR_STATUS = {
+  // REST conventions (WordPress core codes, contract §4)
+  rest_no_route: 404,
+  rest_invalid_json: 400,
+  rest_missing_callback_param: 400,
+  rest_invalid_param: 400,
+  rest_payload_too_large: 413,
+  rest_cookie_invalid_nonce: 403,
+  // service codes
+  billing_rest_unauthenticated: 401,
+  billing_rest_forbidden: 403,
+  billing_rest_not_found: 404,
+  billing_rest_no_client: 400,
+  billing_rest_number_taken: 400,
+  billing_rest_already_trashed: 410,
+  billing_rest_trash_only: 400,
+  billing_rest_invalid_page_number: 400,
+  billing_rest_invalid_state: 409,
+  billing_rest_amount_exceeds: 400,
+  billing_forbidden: 403,
+  billing_invalid_token: 403,
+  billing_invalid_signature: 401,
+  billing_bad_request: 400,
+  billing_payload_too_large: 413,
+  billing_gateway_not_configured: 503,
+  billing_gateway_unreachable: 503,
+  // CLI and in-process API
+  billing_unknown_option: 400,
+  billing_invalid_option: 400,
+  billing_unknown_plugin: 404,
+  billing_plugin_dependency: 409,
+  billing_unknown_job: 404,
+  billing_invalid_argument: 400,
+  billing_conflict: 409,
+  billing_internal: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class BillingError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** Extra fields merged into the body's `data` next to `status` (e.g. `params`, `details`). */
+  readonly data: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, data: Record<string, unknown> = {}, status?: number) {
+    super(message);
+    this.name = 'BillingError';
+    this.code = code;
+    this.status = status ?? ERROR_STATUS[code];
+    this.data = data;
+  }
+}
+
+export function isBillingError(e: unknown): e is BillingError {
+  return e instanceof BillingError;
+}

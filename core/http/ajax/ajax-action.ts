@@ -1,0 +1,50 @@
+import type { Actor } from '../../audit.ts';
+import type { AuthUser } from '../auth.ts';
+
+export interface AjaxRequest {
+  action: string;
+  /** Query and form (or JSON) fields together, as text the way PHP's `$_REQUEST` has them. */
+  params: Record<string, any>;
+  user: AuthUser | null;
+  actor: Actor;
+  ip: string;
+}
+
+/**
+ * An admin-ajax action, declared as data. Signed-in actions need the `billing_admin` nonce and their
+ * capability; `nopriv` actions also answer visitors (their handler does its own token check).
+ */
+export interface AjaxAction {
+  action: string;
+  /** Older names that keep working (contract §6). */
+  aliases?: string[];
+  /** Capability for signed-in callers; a function picks it from the request (create vs edit). */
+  capability: string | ((req: AjaxRequest) => string) | null;
+  /** Also granted to holders of this capability (the legacy table's `manage_options`). */
+  legacyCapability?: string;
+  nopriv?: boolean;
+  /** What the request carries, for docs/ajax.md. */
+  fields?: Record<string, string>;
+  handler(req: AjaxRequest): Promise<unknown>;
+}
+
+export interface WebhookRequest {
+  action: string;
+  /** The bytes as they arrived: signatures are checked over these, never over re-serialised JSON. */
+  raw: Buffer;
+  headers: Record<string, string | string[] | undefined>;
+  query: Record<string, unknown>;
+  ip: string;
+}
+
+export interface WebhookAnswer {
+  status: number;
+  body?: unknown;
+}
+
+/** A gateway webhook: a public admin-ajax action that gets the raw body and answers its own status. */
+export interface WebhookAction {
+  action: string;
+  aliases?: string[];
+  handler(req: WebhookRequest): Promise<WebhookAnswer>;
+}

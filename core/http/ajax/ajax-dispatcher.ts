@@ -1,0 +1,115 @@
+import type { Request, Response } from 'express';
+import { BillingError } from '../../errors.ts';
+import type { Logger } from '../../log.ts';
+import { OwnedRegistry } from '../../owned-registry.ts';
+import type { Authenticator } from '../auth.ts';
+import { ajaxErrorBody } from '../error-bodies.ts';
+import type { AjaxAction, AjaxRequest, WebhookAction } from './ajax-action.ts';
+
+type Entry = { kind: 'ajax'; def: AjaxAction; legacy: boolean } | { kind: 'webhook'; def: WebhookAction };
+
+/**
+ * WordPress's admin-ajax.php: one URL, dispatched on `action`. Body `0`/400 for a missing or unknown
+ * action (or a signed-in action called by a visitor), `-1`/403 for a bad nonce, `{success, data}` for
+ * the rest. Webhook actions skip cookies and nonces and get the raw body.
+ */
+export class AjaxDispatcher {
+  readonly actions = new OwnedRegistry<Entry>('AJAX action');
+  auth: Authenticator;
+  private readonly log: Logger;
+
+  constructor(auth: Authenticator, log: Logger) {
+    this.auth = auth;
+    this.log = log;
+  }
+
+  add(owner: string, def: AjaxAction): void {
+    this.actions.add(owner, def.action, { kind: 'ajax', def, legacy: false });
+    for (const alias of def.aliases ?? []) this.actions.add(owner, alias, { kind: 'ajax', def, legacy: true });
+  }
+
+  addWebhook(owner: string, def: WebhookAction): void {
+    for (const name of [def.action, ...(def.aliases ?? [])]) this.actions.add(owner, name, { kind: 'webhook', def });
+  }
+
+  removeOwner(owner: string): void {
+    this.actions.removeOwner(owner);
+  }
+
+  handle = async (req: Request, res: Response): Promise<void> => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Cache-Control', 'no-store, no-cache, must-revalidate');
+    const raw: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const queryAction = typeof req.query.action === 'string' ? req.query.action : undefined;
+    const early = queryAction ? this.actions.get(queryAction) : undefined;
+    if (early?.kind === 'webhook') return this.webhook(early.def, queryAction!, raw, req, res);
+
+    let fields: Record<string, any>;
+    try {
+      fields = { ...(req.query as Record<string, unknown>), ...parseBody(raw, req.get('content-type')) };
+    } catch {
+      return sendJson(res, ajaxErrorBody(new BillingError('billing_bad_request', 'The request body could not be read.')));
+    }
+    const action = typeof fields.action === 'string' ? fields.action : '';
+    const entry = this.actions.get(action);
+    if (!entry || entry.kind !== 'ajax') return sendText(res, 400, '0');
+
+    const { user, nonceValid } = await this.auth.ajaxUser(req, typeof fields._wpnonce === 'string' ? fields._wpnonce : undefined);
+    const def = entry.def;
+    const areq: AjaxRequest = {
+      action: def.action, params: fields, user,
+      actor: user ? { id: user.id, name: user.login, ip: req.ip ?? null } : { id: null, name: 'visitor', ip: req.ip ?? null },
+      ip: req.ip ?? '',
+    };
+    try {
+      if (!user) {
+        if (!def.nopriv) return sendText(res, 400, '0');
+      } else if (!def.nopriv) {
+        if (!nonceValid) return sendText(res, 403, '-1');
+        if (def.capability !== null && !(await this.allowed(def, entry.legacy, areq))) {
+          throw new BillingError('billing_forbidden', 'Sorry, you are not allowed to do that.');
+        }
+      }
+      const data = await def.handler(areq);
+      sendJson(res, { status: 200, body: { success: true, data: data ?? null }, headers: {} });
+    } catch (err) {
+      if (!(err instanceof BillingError)) this.log.error({ err, action }, 'AJAX action failed');
+      sendJson(res, ajaxErrorBody(err));
+    }
+  };
+
+  private async allowed(def: AjaxAction, legacy: boolean, req: AjaxRequest): Promise<boolean> {
+    const cap = typeof def.capability === 'function' ? def.capability(req) : def.capability!;
+    if (await this.auth.can(req.user!, cap)) return true;
+    return legacy && def.legacyCapability !== undefined && this.auth.can(req.user!, def.legacyCapability);
+  }
+
+  private async webhook(def: WebhookAction, action: string, raw: Buffer, req: Request, res: Response): Promise<void> {
+    try {
+      const answer = await def.handler({ action, raw, headers: req.headers, query: req.query as Record<string, unknown>, ip: req.ip ?? '' });
+      sendJson(res, { status: answer.status, body: answer.body ?? { success: answer.status < 400 }, headers: {} });
+    } catch (err) {
+      if (!(err instanceof BillingError)) this.log.error({ err, action }, 'webhook failed');
+      sendJson(res, ajaxErrorBody(err));
+    }
+  }
+}
+
+function parseBody(raw: Buffer, contentType: string | undefined): Record<string, unknown> {
+  if (!raw.length) return {};
+  const text = raw.toString('utf8');
+  if (contentType?.includes('application/json')) {
+    const v = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
+  }
+  return Object.fromEntries(new URLSearchParams(text));
+}
+
+function sendText(res: Response, status: number, text: string): void {
+  res.status(status).type('text/html; charset=UTF-8').end(text);
+}
+
+function sendJson(res: Response, a: { status: number; body: unknown; headers: Record<string, string> }): void {
+  for (const [k, v] of Object.entries(a.headers)) res.setHeader(k, v);
+  res.status(a.status).type('application/json; charset=UTF-8').end(JSON.stringify(a.body));
+}

@@ -1,0 +1,84 @@
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import { BillingError } from '../errors.ts';
+import type { Database } from '../db/database.ts';
+import type { Logger } from '../log.ts';
+import type { AjaxDispatcher } from './ajax/ajax-dispatcher.ts';
+import { ajaxErrorBody, restErrorBody } from './error-bodies.ts';
+import type { RestServer } from './rest/rest-server.ts';
+
+/** Request bodies above this are refused with 413 on every surface (contract §8). */
+export const BODY_LIMIT = '1mb';
+
+export interface AppParts {
+  db: Database;
+  log: Logger;
+  rest: RestServer;
+  ajax: AjaxDispatcher;
+  /** Further routers mounted by core modules (admin screens, public pages), in order. */
+  routers?: express.Router[];
+}
+
+/**
+ * The express application: health, the REST server under /wp-json, admin-ajax, then whatever the core
+ * modules mount. Body parsing is per surface: REST parses JSON (and forms, as WordPress does);
+ * admin-ajax keeps the raw bytes, because webhook signatures are computed over exactly those.
+ */
+export function createApp(parts: AppParts): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.use(requestLog(parts.log));
+
+  app.get('/healthz', async (_req, res) => {
+    const ok = await parts.db.ping();
+    res.status(ok ? 200 : 503).json(ok ? { status: 'ok' } : { status: 'unavailable' });
+  });
+
+  const restBody = [
+    express.json({ limit: BODY_LIMIT, type: ['application/json', '+json'] }),
+    express.urlencoded({ limit: BODY_LIMIT, extended: false }),
+  ];
+  app.use('/wp-json', ...restBody, parts.rest.handle, bodyErrors('rest'));
+  app.all('/wp-admin/admin-ajax.php', express.raw({ limit: BODY_LIMIT, type: () => true }), parts.ajax.handle, bodyErrors('ajax'));
+  for (const router of parts.routers ?? []) app.use(router);
+
+  app.use((_req, res) => { res.status(404).type('text/plain').send('Not Found'); });
+  app.use(((err, _req, res, _next) => {
+    parts.log.error({ err }, 'unhandled error');
+    if (!res.headersSent) res.status(500).type('text/plain').send('Internal Server Error');
+  }) as ErrorRequestHandler);
+  return app;
+}
+
+/** Body parser failures in the surface's own error shape: 413 too large, 400 unreadable JSON. */
+function bodyErrors(surface: 'rest' | 'ajax'): ErrorRequestHandler {
+  return (err, _req, res, next) => {
+    let e: BillingError | null = null;
+    if (err?.type === 'entity.too.large') {
+      e = surface === 'rest'
+        ? new BillingError('rest_payload_too_large', 'The request body is too large.')
+        : new BillingError('billing_payload_too_large', 'The request body is too large.');
+    } else if (err?.type === 'entity.parse.failed') {
+      e = surface === 'rest'
+        ? new BillingError('rest_invalid_json', 'Invalid JSON body passed.')
+        : new BillingError('billing_bad_request', 'The request body could not be read.');
+    } else if (err?.status >= 400 && err?.status < 500) {
+      e = new BillingError(surface === 'rest' ? 'rest_invalid_param' : 'billing_bad_request', 'The request body could not be read.', {}, err.status);
+    }
+    if (!e) return next(err);
+    const a = surface === 'rest' ? restErrorBody(e) : ajaxErrorBody(e);
+    if (surface === 'rest') res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.status(a.status).type('application/json; charset=UTF-8').end(JSON.stringify(a.body));
+  };
+}
+
+/** One JSON line per request: method, path (never the query string, where keys travel), status, time. */
+function requestLog(log: Logger): RequestHandler {
+  return (req, res, next) => {
+    const start = process.hrtime.bigint();
+    res.on('finish', () => {
+      log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - start) / 1e6 }, 'request');
+    });
+    next();
+  };
+}

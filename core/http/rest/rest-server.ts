@@ -1,0 +1,253 @@
+import type { Request, Response } from 'express';
+import type { Authenticator } from '../auth.ts';
+import { BillingError } from '../../errors.ts';
+import type { Logger } from '../../log.ts';
+import { OwnedRegistry } from '../../owned-registry.ts';
+import { describeErrors, validator } from '../../validation/ajv.ts';
+import { restErrorBody } from '../error-bodies.ts';
+import { applyFields } from './fields.ts';
+import { RestResponse, type ArgSchema, type HttpMethod, type RestRequest, type RestRoute } from './route.ts';
+
+export const DEFAULT_NAMESPACE = 'billing/v1';
+const METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+interface CompiledRoute {
+  key: string;          // '/billing/v1/invoices/(?P<id>[\d]+)'
+  namespace: string;
+  pattern: RegExp;
+  endpoints: Array<{ methods: HttpMethod[]; route: RestRoute; argsSchema: object }>;
+}
+
+/**
+ * WordPress's REST server, for the routes the core and the active plugins declare: matching on
+ * WP-style regex paths, capability checks, argument validation from the declared schemas, the index
+ * and OPTIONS answers, `_fields`, `_envelope`, method override, HEAD, and the headers WordPress sends.
+ */
+export class RestServer {
+  readonly routes = new OwnedRegistry<RestRoute>('REST route');
+  private compiled: CompiledRoute[] | null = null;
+  private readonly baseUrl: string;
+  auth: Authenticator;
+  private readonly log: Logger;
+
+  constructor(baseUrl: string, auth: Authenticator, log: Logger) {
+    this.baseUrl = baseUrl;
+    this.auth = auth;
+    this.log = log;
+  }
+
+  add(owner: string, route: RestRoute): void {
+    const ns = route.namespace ?? DEFAULT_NAMESPACE;
+    for (const m of asArray(route.methods)) this.routes.add(owner, `${m} /${ns}${route.path}`, route);
+    this.compiled = null;
+  }
+
+  removeOwner(owner: string): void {
+    if (this.routes.removeOwner(owner).length) this.compiled = null;
+  }
+
+  /** Express handler for everything under `/wp-json`. */
+  handle = async (req: Request, res: Response): Promise<void> => {
+    const path = decodeURIComponent(req.path.replace(/\/+$/, '')) || '/';
+    const method = overriddenMethod(req);
+    setCommonHeaders(req, res, this.baseUrl);
+    let authenticated = false;
+    try {
+      if (path === '/') return this.send(req, res, 200, this.index(null), method);
+      const match = this.match(path);
+      if (!match) throw new BillingError('rest_no_route', 'No route was found matching the URL and request method.');
+      const user = await this.auth.restUser(req);
+      authenticated = user !== null;
+      if (authenticated) res.setHeader('Cache-Control', 'no-store, no-cache, must-revalidate');
+      if (method === 'OPTIONS') return this.send(req, res, 200, this.describe(match.route), method);
+      if (match.route.key === `/${match.route.namespace}`) {
+        if (!user) throw unauthenticated();
+        return this.send(req, res, 200, this.index(match.route.namespace), method);
+      }
+      const lookup = method === 'HEAD' ? 'GET' : method;
+      const endpoint = match.route.endpoints.find((e) => e.methods.includes(lookup as HttpMethod));
+      if (!endpoint) throw new BillingError('rest_no_route', 'No route was found matching the URL and request method.');
+      if (!user) throw unauthenticated();
+      if (!(await this.auth.can(user, endpoint.route.capability))) {
+        throw new BillingError('billing_rest_forbidden', 'Sorry, you are not allowed to do that.');
+      }
+      const params = validateArgs(endpoint.route.args ?? {}, endpoint.argsSchema, match.groups, req);
+      const rreq: RestRequest = {
+        method: lookup as HttpMethod, params, body: req.body, headers: req.headers, user,
+        actor: { id: user.id, name: user.login, ip: req.ip ?? null }, ip: req.ip ?? '',
+        url: new URL(req.originalUrl, this.baseUrl),
+      };
+      const out = await endpoint.route.handler(rreq);
+      const response = out instanceof RestResponse ? out : new RestResponse(out);
+      for (const [k, v] of Object.entries(response.headers)) res.setHeader(k, v);
+      if (response.raw) {
+        res.status(response.status).type(response.raw.contentType);
+        res.end(method === 'HEAD' ? undefined : response.raw.body);
+        return;
+      }
+      return this.send(req, res, response.status, response.data, method);
+    } catch (err) {
+      if (!(err instanceof BillingError)) this.log.error({ err, path, method }, 'REST handler failed');
+      const { status, body, headers } = restErrorBody(err);
+      for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+      if (!authenticated) res.removeHeader('Cache-Control');
+      return this.send(req, res, status, body, method);
+    }
+  };
+
+  /** `/wp-json/` (namespace null) or a namespace index. */
+  index(namespace: string | null): object {
+    const routes: Record<string, object> = {};
+    for (const r of this.table()) {
+      if (namespace && r.namespace !== namespace) continue;
+      routes[r.key] = this.describe(r, false);
+    }
+    const namespaces = [...new Set(this.table().map((r) => r.namespace))];
+    if (namespace) {
+      return { namespace, routes, _links: { up: [{ href: `${this.baseUrl}/wp-json/` }] } };
+    }
+    return {
+      name: 'Billing', description: 'Invoices, quotes, clients and payments', url: this.baseUrl, home: this.baseUrl,
+      gmt_offset: 0, timezone_string: 'UTC', namespaces, authentication: { 'application-passwords': { endpoints: {} } },
+      routes, _links: { help: [{ href: `${this.baseUrl}/wp-json/` }] },
+    };
+  }
+
+  private describe(r: CompiledRoute, withSchema = true): object {
+    const endpoints = r.endpoints.map((e) => ({
+      methods: e.methods,
+      args: Object.fromEntries(Object.entries(e.route.args ?? {}).map(([k, a]) => [k, { required: Boolean(a.required), ...a }])),
+    }));
+    const methods = [...new Set(r.endpoints.flatMap((e) => e.methods))];
+    const schema = withSchema ? r.endpoints.find((e) => e.route.schema)?.route.schema : undefined;
+    return {
+      namespace: r.namespace, methods, endpoints,
+      ...(schema ? { schema } : {}),
+      _links: { self: [{ href: `${this.baseUrl}/wp-json${r.key.replace(/\(\?P<[^>]+>[^)]*\)/g, '{id}')}` }] },
+    };
+  }
+
+  private match(path: string): { route: CompiledRoute; groups: Record<string, string> } | null {
+    for (const route of this.table()) {
+      const m = route.pattern.exec(path);
+      if (m) return { route, groups: { ...m.groups } };
+    }
+    return null;
+  }
+
+  /** Routes grouped by path, with one pseudo-route per namespace for its index. */
+  private table(): CompiledRoute[] {
+    if (this.compiled) return this.compiled;
+    const byKey = new Map<string, CompiledRoute>();
+    for (const route of this.routes.values()) {
+      const namespace = route.namespace ?? DEFAULT_NAMESPACE;
+      for (const key of [`/${namespace}`, `/${namespace}${route.path}`]) {
+        if (!byKey.has(key)) {
+          const source = key.replace(/\(\?P</g, '(?<');
+          byKey.set(key, { key, namespace, pattern: new RegExp(`^${source}$`), endpoints: [] });
+        }
+      }
+      const entry = byKey.get(`/${namespace}${route.path}`)!;
+      const methods = asArray(route.methods);
+      if (!entry.endpoints.some((e) => e.route === route)) entry.endpoints.push({ methods, route, argsSchema: argsSchema(route.args ?? {}) });
+    }
+    this.compiled = [...byKey.values()];
+    return this.compiled;
+  }
+
+  private send(req: Request, res: Response, status: number, data: unknown, method: string): void {
+    let body = status < 400 && typeof req.query._fields === 'string' ? applyFields(data, req.query._fields) : data;
+    if ('_envelope' in req.query) {
+      const headers = Object.fromEntries(Object.entries(res.getHeaders()).filter(([k]) => !['content-type', 'cache-control'].includes(k)));
+      body = { body, status, headers };
+      status = 200;
+    }
+    res.status(status);
+    res.setHeader('Content-Type', 'application/json; charset=UTF-8');
+    res.end(method === 'HEAD' ? undefined : JSON.stringify(body));
+  }
+}
+
+function unauthenticated(): BillingError {
+  return new BillingError('billing_rest_unauthenticated', 'You are not currently logged in.');
+}
+
+function asArray<T>(v: T | T[]): T[] {
+  return Array.isArray(v) ? v : [v];
+}
+
+/** `_method` or `X-HTTP-Method-Override` on a POST, like WordPress. */
+function overriddenMethod(req: Request): string {
+  if (req.method !== 'POST') return req.method;
+  const o = (typeof req.query._method === 'string' && req.query._method) || req.get('X-HTTP-Method-Override');
+  return o && METHODS.includes(o.toUpperCase() as HttpMethod) ? o.toUpperCase() : 'POST';
+}
+
+function setCommonHeaders(req: Request, res: Response, baseUrl: string): void {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Link', `<${baseUrl}/wp-json/>; rel="https://api.w.org/"`);
+  res.setHeader('Access-Control-Expose-Headers', 'X-WP-Total, X-WP-TotalPages, Link');
+  res.setHeader('Access-Control-Allow-Headers', 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type');
+  const origin = req.get('Origin');
+  if (origin) {
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.setHeader('Access-Control-Allow-Methods', 'OPTIONS, GET, POST, PUT, PATCH, DELETE');
+    res.setHeader('Access-Control-Allow-Credentials', 'true');
+    res.setHeader('Vary', 'Origin');
+  }
+}
+
+/** The args of a route as one JSON schema over the merged parameters, compiled once. */
+function argsSchema(args: Record<string, ArgSchema>): object {
+  const properties: Record<string, object> = {};
+  for (const [name, a] of Object.entries(args)) {
+    const { required: _r, description: _d, default: _def, ...schema } = a;
+    properties[name] = schema;
+  }
+  return { type: 'object', properties };
+}
+
+/**
+ * Merges URL, query and body parameters (body over query over URL, as WordPress), coerces the text of
+ * URL and query parameters to their declared types, applies defaults, then validates: missing required
+ * → rest_missing_callback_param; invalid → rest_invalid_param. Undeclared parameters pass through
+ * untouched and unchecked (WordPress ignores them).
+ */
+function validateArgs(args: Record<string, ArgSchema>, schema: object, groups: Record<string, string>, req: Request): Record<string, any> {
+  const fromText: Record<string, unknown> = { ...(req.query as Record<string, unknown>), ...groups };
+  const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body as Record<string, unknown> : {};
+  const params: Record<string, any> = {};
+  for (const [k, v] of Object.entries(fromText)) params[k] = k in args ? coerce(v, args[k]!) : v;
+  Object.assign(params, body);
+  const missing = Object.entries(args).filter(([k, a]) => a.required && params[k] === undefined).map(([k]) => k);
+  if (missing.length) {
+    throw new BillingError('rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, { params: missing });
+  }
+  for (const [k, a] of Object.entries(args)) if (params[k] === undefined && a.default !== undefined) params[k] = structuredClone(a.default);
+  const check = validator(schema);
+  if (!check(params)) {
+    const invalid: Record<string, string> = {};
+    const details: Record<string, object> = {};
+    for (const e of check.errors ?? []) {
+      const name = e.instancePath.split('/')[1] ?? String(e.params?.missingProperty ?? '');
+      if (!name || invalid[name]) continue;
+      invalid[name] = `${name}${e.instancePath.split('/').slice(2).map((p) => `[${p}]`).join('')} ${describeErrors([{ ...e, instancePath: '' }])}.`;
+      details[name] = { code: 'rest_invalid_param', message: invalid[name], data: { keyword: e.keyword, params: e.params } };
+    }
+    throw new BillingError('rest_invalid_param', `Invalid parameter(s): ${Object.keys(invalid).join(', ')}`, { params: invalid, details });
+  }
+  return params;
+}
+
+function coerce(value: unknown, arg: ArgSchema): unknown {
+  if (typeof value !== 'string') return value;
+  const types = asArray(arg.type ?? 'string') as string[];
+  if (types.includes('integer') && /^-?\d+$/.test(value)) return Number(value);
+  if (types.includes('number') && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  if (types.includes('boolean')) {
+    if (['true', '1'].includes(value)) return true;
+    if (['false', '0', ''].includes(value)) return false;
+  }
+  if (types.includes('array')) return value === '' ? [] : value.split(',').map((s) => s.trim());
+  return value;
+}

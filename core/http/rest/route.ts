@@ -1,0 +1,63 @@
+import type { Request } from 'express';
+import type { Actor } from '../../audit.ts';
+import type { AuthUser } from '../auth.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A route argument: a JSON schema plus WordPress's `required` and `description`. */
+export interface ArgSchema {
+  type?: string | string[];
+  required?: boolean;
+  description?: string;
+  default?: unknown;
+  [keyword: string]: unknown;
+}
+
+/**
+ * A REST route, declared as data. `path` is WordPress's regex form (named groups `(?P<id>[\d]+)`),
+ * which is also the route's key in the `/wp-json/` index. `args` is the single source for validating
+ * URL, query and body parameters, for the OPTIONS answer and for the docs.
+ */
+export interface RestRoute {
+  namespace?: string;
+  path: string;
+  methods: HttpMethod | HttpMethod[];
+  /** The capability the route checks; `'read'` for any signed-in user. Every billing route needs a user. */
+  capability: string;
+  args?: Record<string, ArgSchema>;
+  /** The JSON schema of the resource, shown by OPTIONS. */
+  schema?: object;
+  /** Short description for the index. */
+  description?: string;
+  handler(req: RestRequest): Promise<unknown>;
+}
+
+export interface RestRequest {
+  method: HttpMethod;
+  /** URL, query and body parameters, validated and coerced by the route's `args`. */
+  params: Record<string, any>;
+  /** The raw JSON body, for handlers that take more than their declared args. */
+  body: unknown;
+  headers: Request['headers'];
+  user: AuthUser;
+  actor: Actor;
+  ip: string;
+  /** The absolute URL of the request (for Link headers). */
+  url: URL;
+}
+
+/** A handler may return plain data (200) or this, to choose status and headers. */
+export class RestResponse {
+  readonly data: unknown;
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  /** Set for non-JSON answers (a PDF). */
+  readonly raw?: { contentType: string; body: Buffer };
+
+  constructor(data: unknown, status = 200, headers: Record<string, string> = {}, raw?: { contentType: string; body: Buffer }) {
+    this.data = data;
+    this.status = status;
+    this.headers = headers;
+    this.raw = raw;
+  }
+}

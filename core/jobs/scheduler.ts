@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import { CronExpressionParser } from 'cron-parser';
+import cron, { type ScheduledTask } from 'node-cron';
+import type { Database } from '../db/database.ts';
+import { BillingError } from '../errors.ts';
+import type { Logger } from '../log.ts';
+import { OwnedRegistry } from '../owned-registry.ts';
+
+/** A scheduled job, declared as data (`{ hook, schedule }`) by the core or a plugin. */
+export interface JobDefinition {
+  /** The job's name, as WordPress names cron events by their hook (e.g. `billing_check_pending_gateway_c_payments`). */
+  hook: string;
+  /** A cron expression (5 fields, or 6 with seconds), evaluated in UTC. */
+  schedule: string;
+  description?: string;
+  /** The work. Whatever it returns (JSON) is recorded as the run's result. */
+  run(run: JobRun): Promise<unknown>;
+}
+
+export interface JobRun {
+  dueAt: Date;
+  reason: 'scheduled' | 'catch-up' | 'manual';
+  log: Logger;
+}
+
+export interface JobStatus {
+  hook: string;
+  owner: string;
+  schedule: string;
+  next_run: string | null;
+  last_run: string | null;
+  last_result: string | null;
+}
+
+export interface RunOutcome {
+  ran: boolean;
+  status?: 'succeeded' | 'failed';
+  result?: unknown;
+  error?: string;
+}
+
+export function validCron(expression: string): boolean {
+  try {
+    CronExpressionParser.parse(expression, { tz: 'UTC', strict: false });
+    return cron.validate(expression);
+  } catch {
+    return false;
+  }
+}
+
+function dueTimes(schedule: string, at: Date) {
+  return CronExpressionParser.parse(schedule, { tz: 'UTC', currentDate: at });
+}
+
+/**
+ * Runs declared jobs on their schedules, once per due time across every instance sharing the
+ * database: before running, an instance inserts (job, due time) into `billing_job_runs`, whose unique
+ * key lets exactly one insert win. The same row then records the run's end, result or error.
+ *
+ * At start (and when a job is added) each job is caught up: if its most recent due time passed while
+ * no instance was running, and it has run before, it runs once for that time, however many were missed.
+ */
+export class JobScheduler {
+  readonly jobs = new OwnedRegistry<JobDefinition>('job');
+  private readonly tasks = new Map<string, ScheduledTask>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly db: Database;
+  private readonly log: Logger;
+  private readonly instance: string;
+  private started = false;
+
+  constructor(db: Database, log: Logger, instance = randomUUID()) {
+    this.db = db;
+    this.log = log;
+    this.instance = instance;
+  }
+
+  add(owner: string, job: JobDefinition): void {
+    if (!validCron(job.schedule)) throw new Error(`job ${job.hook} of ${owner} has an invalid schedule "${job.schedule}"`);
+    this.jobs.add(owner, job.hook, job);
+    if (this.started) this.schedule(job);
+  }
+
+  removeOwner(owner: string): void {
+    for (const hook of this.jobs.removeOwner(owner)) {
+      void this.tasks.get(hook)?.destroy();
+      this.tasks.delete(hook);
+    }
+  }
+
+  start(): void {
+    this.started = true;
+    for (const job of this.jobs.values()) this.schedule(job);
+  }
+
+  /** Stops scheduling and waits for runs under way to finish. */
+  async stop(): Promise<void> {
+    this.started = false;
+    for (const task of this.tasks.values()) await task.destroy();
+    this.tasks.clear();
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** `billing cron run <hook>`: runs it now, whatever its schedule, and waits for the outcome. */
+  async runNow(hook: string): Promise<RunOutcome> {
+    const job = this.jobs.get(hook);
+    if (!job) throw new BillingError('billing_unknown_job', `unknown job ${hook}`);
+    return this.runOnce(job, new Date(), 'manual');
+  }
+
+  async status(): Promise<JobStatus[]> {
+    const rows = await this.db.query<{ hook: string; due_at: Date; started_at: Date; status: string }>(
+      `select distinct on (hook) hook, due_at, started_at, status
+         from billing_job_runs where hook = any(?) order by hook, started_at desc`,
+      [this.jobs.values().map((j) => j.hook)]);
+    const last = new Map(rows.map((r) => [r.hook, r]));
+    const now = new Date();
+    return this.jobs.entriesWithOwner()
+      .sort((a, b) => a.key.localeCompare(b.key))
+      .map(({ owner, item: job }) => ({
+        hook: job.hook,
+        owner,
+        schedule: job.schedule,
+        next_run: dueTimes(job.schedule, now).next().toDate().toISOString(),
+        last_run: last.get(job.hook)?.started_at.toISOString() ?? null,
+        last_result: last.get(job.hook)?.status ?? null,
+      }));
+  }
+
+  private schedule(job: JobDefinition): void {
+    const task = cron.schedule(job.schedule, () => {
+      // The due time is computed, not read from the clock, so that every instance names the same one.
+      const dueAt = dueTimes(job.schedule, new Date(Date.now() + 500)).prev().toDate();
+      void this.runOnce(job, dueAt, 'scheduled');
+    }, { timezone: 'Etc/UTC', name: job.hook, noOverlap: true });
+    this.tasks.set(job.hook, task);
+    void this.catchUp(job);
+  }
+
+  private async catchUp(job: JobDefinition): Promise<void> {
+    try {
+      const due = dueTimes(job.schedule, new Date()).prev().toDate();
+      const rows = await this.db.query<{ due_at: Date }>(
+        `select max(due_at) as due_at from billing_job_runs where hook = ? and reason <> 'manual'`, [job.hook]);
+      const last = rows[0]?.due_at;
+      if (last && last.getTime() < due.getTime()) await this.runOnce(job, due, 'catch-up');
+    } catch (err) {
+      this.log.error({ err, job: job.hook }, 'job catch-up failed');
+    }
+  }
+
+  private runOnce(job: JobDefinition, dueAt: Date, reason: JobRun['reason']): Promise<RunOutcome> {
+    const p = this.claimAndRun(job, dueAt, reason);
+    this.inFlight.add(p);
+    void p.finally(() => this.inFlight.delete(p));
+    return p;
+  }
+
+  private async claimAndRun(job: JobDefinition, dueAt: Date, reason: JobRun['reason']): Promise<RunOutcome> {
+    const claimed = await this.db.query<{ id: string }>(
+      `insert into billing_job_runs (hook, due_at, reason, instance) values (?, ?, ?, ?)
+       on conflict (hook, due_at) do nothing returning id`, [job.hook, dueAt, reason, this.instance]);
+    if (!claimed.length) return { ran: false };
+    const id = claimed[0]!.id;
+    const log = this.log.child({ job: job.hook, due: dueAt.toISOString() });
+    try {
+      const result = await job.run({ dueAt, reason, log });
+      await this.db.query(`update billing_job_runs set finished_at = now(), status = 'succeeded', result = ? where id = ?`,
+        [JSON.stringify(result ?? null), id]);
+      return { ran: true, status: 'succeeded', result: result ?? null };
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      log.error({ err }, 'job failed');
+      await this.db.query(`update billing_job_runs set finished_at = now(), status = 'failed', error = ? where id = ?`, [message, id]);
+      return { ran: true, status: 'failed', error: message };
+    }
+  }
+}

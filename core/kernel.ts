@@ -1,0 +1,153 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Router } from 'express';
+import type { Config } from './config.ts';
+import { CORE_MIGRATIONS } from './db/core-migrations.ts';
+import { Database } from './db/database.ts';
+import { EMBEDDED_MAX_CONNECTIONS, openEmbedded, type EmbeddedDatabase } from './db/embedded.ts';
+import { migrate } from './db/migrations.ts';
+import { currentRevision } from './db/revision.ts';
+import { HookRegistry, pluginHooks } from './hooks/registry.ts';
+import { AjaxDispatcher } from './http/ajax/ajax-dispatcher.ts';
+import { createApp } from './http/app.ts';
+import { NOBODY } from './http/auth.ts';
+import { RestServer } from './http/rest/rest-server.ts';
+import { JobScheduler } from './jobs/scheduler.ts';
+import { createLogger, type Logger } from './log.ts';
+import { CORE_SETTINGS } from './options/option-map.ts';
+import { OptionsStore } from './options/options.ts';
+import type { PluginContext, PluginDefinition } from './plugins/define-plugin.ts';
+import { discoverPlugins } from './plugins/discovery.ts';
+import { PluginManager } from './plugins/plugin-manager.ts';
+import { pluginSinks } from './plugins/sinks.ts';
+import type { ServiceApi } from './service-api.ts';
+
+export interface KernelOptions {
+  log?: Logger;
+  /** Serve HTTP and run jobs (the server); the CLI boots without either. */
+  serve?: boolean;
+}
+
+/**
+ * The composition root: opens the database, migrates, builds the services, loads the active plugins
+ * and (when serving) starts jobs, HTTP and the revision poller. `stop()` undoes it in reverse order.
+ */
+export class Kernel {
+  readonly config: Config;
+  readonly log: Logger;
+  readonly db: Database;
+  readonly hooks: HookRegistry;
+  readonly options: OptionsStore;
+  readonly plugins: PluginManager;
+  readonly jobs: JobScheduler;
+  readonly rest: RestServer;
+  readonly ajax: AjaxDispatcher;
+  readonly api: ServiceApi = {};
+  /** Routers of core modules (admin screens, public pages), mounted after REST and AJAX. */
+  readonly routers: Router[] = [];
+  private server: Server | null = null;
+  private poller: NodeJS.Timeout | null = null;
+  private revision = -1;
+  private readonly embedded: EmbeddedDatabase | null;
+
+  private constructor(config: Config, log: Logger, db: Database, embedded: EmbeddedDatabase | null) {
+    this.config = config;
+    this.log = log;
+    this.db = db;
+    this.embedded = embedded;
+    this.hooks = new HookRegistry(log);
+    this.options = new OptionsStore(db, this.hooks);
+    this.options.declare('core', CORE_SETTINGS);
+    this.jobs = new JobScheduler(db, log.child({ part: 'jobs' }));
+    this.rest = new RestServer(config.baseUrl, NOBODY, log);
+    this.ajax = new AjaxDispatcher(NOBODY, log);
+    this.plugins = new PluginManager({
+      db, hooks: this.hooks, options: this.options, log: log.child({ part: 'plugins' }),
+      contextFor: (def) => this.pluginContext(def),
+    });
+    for (const sink of pluginSinks(this)) this.plugins.addSink(sink);
+  }
+
+  static async boot(config: Config, opts: KernelOptions = {}): Promise<Kernel> {
+    const log = opts.log ?? createLogger(config.logLevel);
+    let embedded: EmbeddedDatabase | null = null;
+    let url = config.databaseUrl;
+    if (!url) {
+      embedded = await openEmbedded(config.dataDir);
+      url = embedded.url;
+      log.info({ dataDir: config.dataDir }, 'using the embedded database');
+    }
+    const db = await Database.connect({ url, poolMax: config.databaseUrl ? 10 : Math.floor(EMBEDDED_MAX_CONNECTIONS / 2), log });
+    try {
+      await migrate(db, 'core', CORE_MIGRATIONS);
+    } catch (err) {
+      await db.close();
+      await embedded?.close();
+      throw err;
+    }
+    const kernel = new Kernel(config, log, db, embedded);
+    kernel.plugins.register(await discoverPlugins(config.pluginDirs, config.packageRoot));
+    await kernel.plugins.sync();
+    kernel.revision = await currentRevision(db);
+    if (opts.serve) await kernel.serve();
+    return kernel;
+  }
+
+  /** The address the server listens on (after boot with `serve`). */
+  get url(): string {
+    const addr = this.server?.address() as AddressInfo | null;
+    return addr ? `http://${this.config.host}:${addr.port}` : this.config.baseUrl;
+  }
+
+  /** Follows changes made by other instances (plugins switched, …) within one poll interval. */
+  async syncIfChanged(): Promise<void> {
+    const rev = await currentRevision(this.db);
+    if (rev === this.revision) return;
+    this.revision = rev;
+    await this.plugins.sync();
+  }
+
+  private async serve(): Promise<void> {
+    this.jobs.start();
+    const app = createApp({ db: this.db, log: this.log, rest: this.rest, ajax: this.ajax, routers: this.routers });
+    // Headers and request line together over 16 KiB: Node answers 431 itself.
+    this.server = createServer({ maxHeaderSize: 16 * 1024 }, app);
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(this.config.port, this.config.host, () => resolve());
+    });
+    this.poller = setInterval(() => {
+      this.syncIfChanged().catch((err) => this.log.error({ err }, 'sync with the database failed'));
+    }, this.config.syncIntervalMs);
+    this.poller.unref();
+    this.log.info({ url: this.url }, 'listening');
+  }
+
+  /** Graceful stop: stop accepting, finish requests, stop jobs, unload plugins, close the database. */
+  async stop(): Promise<void> {
+    if (this.poller) clearInterval(this.poller);
+    if (this.server) {
+      const server = this.server;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await closed;
+      this.server = null;
+    }
+    await this.jobs.stop();
+    await this.plugins.unloadAll();
+    await this.db.close();
+    await this.embedded?.close();
+  }
+
+  private pluginContext(def: PluginDefinition): PluginContext {
+    return {
+      plugin: def.name,
+      config: this.config,
+      log: this.log.child({ plugin: def.name }),
+      db: this.db,
+      options: this.options,
+      hooks: pluginHooks(this.hooks, def.name),
+      api: this.api,
+    };
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Typed options. The core declares its own here; a plugin adds its settings by declaration merging
+ * (`declare module '…/core/options/option-map.ts' { interface OptionMap { gateway_a_secret_key: string } }`)
+ * and declares their schemas as data in `definePlugin({ settings })`.
+ */
+export interface OptionMap {
+  currency: string;
+  timezone: string;
+  tax_rate: number;
+  business_country: string;
+  tax_exempt_statement: string;
+  invoice_prefix: string;
+  quote_prefix: string;
+  credit_note_prefix: string;
+  number_padding: number;
+  next_invoice_number: number | null;
+  payment_terms_days: number;
+  quote_accept_action: 'convert_draft' | 'convert_available' | 'convert_and_send' | 'none';
+  allow_partial_payments: boolean;
+  attach_pdf_to_email: boolean;
+  company_name: string;
+  company_address: string;
+  company_email: string;
+  company_logo_url: string;
+}
+
+export type OptionKey = keyof OptionMap;
+
+/** A setting as data: its JSON schema (which carries the default) and a line for the docs. */
+export interface SettingSchema {
+  type: 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | ['integer', 'null'] | ['string', 'null'];
+  default: unknown;
+  description?: string;
+  /** Secrets are never printed by `option list` or sent by any route; `option get` shows them. */
+  secret?: boolean;
+  [keyword: string]: unknown;
+}
+
+export type SettingsDeclaration = Record<string, SettingSchema>;
+
+export const CORE_SETTINGS = {
+  currency: { type: 'string', pattern: '^[A-Z]{3}$', default: 'USD', description: 'ISO 4217 code of new documents' },
+  timezone: { type: 'string', minLength: 1, default: 'UTC', description: 'Site timezone (IANA name): dates, overdue, reports' },
+  tax_rate: { type: 'number', minimum: 0, maximum: 100, default: 0, description: 'Tax rate in percent; 0 is no tax' },
+  business_country: { type: 'string', pattern: '^([A-Z]{2})?$', default: '', description: 'ISO 3166-1 alpha-2 country of the business' },
+  tax_exempt_statement: { type: 'string', default: '', description: 'When set, documents are tax exempt with this statement' },
+  invoice_prefix: { type: 'string', pattern: '^[A-Za-z0-9_]{1,10}$', default: 'INV' },
+  quote_prefix: { type: 'string', pattern: '^[A-Za-z0-9_]{1,10}$', default: 'QUO' },
+  credit_note_prefix: { type: 'string', pattern: '^[A-Za-z0-9_]{1,10}$', default: 'CN' },
+  number_padding: { type: 'integer', minimum: 1, maximum: 12, default: 4 },
+  next_invoice_number: { type: ['integer', 'null'], minimum: 1, default: null, description: 'Restart invoice numbering at this number (only forward)' },
+  payment_terms_days: { type: 'integer', minimum: 0, maximum: 3650, default: 30 },
+  quote_accept_action: { type: 'string', enum: ['convert_draft', 'convert_available', 'convert_and_send', 'none'], default: 'convert_available' },
+  allow_partial_payments: { type: 'boolean', default: false },
+  attach_pdf_to_email: { type: 'boolean', default: true },
+  company_name: { type: 'string', default: 'My Company' },
+  company_address: { type: 'string', default: '' },
+  company_email: { type: 'string', default: '' },
+  company_logo_url: { type: 'string', default: '' },
+} as const satisfies Record<OptionKey, SettingSchema>;

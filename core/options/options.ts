@@ -1,0 +1,136 @@
+import { audit, type Actor } from '../audit.ts';
+import type { Database, Tx } from '../db/database.ts';
+import { BillingError } from '../errors.ts';
+import type { HookRegistry } from '../hooks/registry.ts';
+import { describeErrors, validator } from '../validation/ajv.ts';
+import { bumpRevision } from '../db/revision.ts';
+import type { OptionMap, SettingSchema, SettingsDeclaration } from './option-map.ts';
+
+interface Declared {
+  owner: string;
+  schema: SettingSchema;
+}
+
+export interface OptionRow {
+  key: string;
+  value: unknown;
+  owner: string;
+  isDefault: boolean;
+  secret: boolean;
+}
+
+/**
+ * The options store (WordPress's wp_options): typed get/set over `billing_options`, every value checked
+ * against the schema its owner declared. Reads go to the database each time, so a change made through
+ * one instance (or the CLI) is what every instance reads next.
+ */
+export class OptionsStore {
+  private readonly declared = new Map<string, Declared>();
+  private readonly db: Database;
+  private readonly hooks: HookRegistry;
+
+  constructor(db: Database, hooks: HookRegistry) {
+    this.db = db;
+    this.hooks = hooks;
+  }
+
+  /** Declares settings. Plugins' settings are declared when they are discovered, active or not. */
+  declare(owner: string, settings: SettingsDeclaration): void {
+    for (const [key, schema] of Object.entries(settings)) {
+      const prior = this.declared.get(key);
+      if (prior && prior.owner !== owner) throw new Error(`option ${key} of ${owner} is already declared by ${prior.owner}`);
+      this.declared.set(key, { owner, schema });
+    }
+  }
+
+  isDeclared(key: string): boolean {
+    return this.declared.has(key);
+  }
+
+  async get<K extends keyof OptionMap>(key: K, tx?: Tx): Promise<OptionMap[K]> {
+    const decl = this.require(key);
+    const rows = await (tx ?? this.db).query<{ value: unknown }>('select value from billing_options where key = ?', [key]);
+    return (rows.length ? rows[0]!.value : decl.schema.default) as OptionMap[K];
+  }
+
+  /** Several options in one query. */
+  async getMany<K extends keyof OptionMap>(keys: readonly K[], tx?: Tx): Promise<Pick<OptionMap, K>> {
+    for (const k of keys) this.require(k);
+    const rows = await (tx ?? this.db).query<{ key: string; value: unknown }>(
+      'select key, value from billing_options where key = any(?)', [keys]);
+    const out: Record<string, unknown> = {};
+    for (const k of keys) out[k] = this.declared.get(k)!.schema.default;
+    for (const r of rows) out[r.key] = r.value;
+    return out as Pick<OptionMap, K>;
+  }
+
+  async set<K extends keyof OptionMap>(key: K, value: OptionMap[K], actor: Actor): Promise<void> {
+    const decl = this.require(key);
+    const check = validator(decl.schema);
+    if (!check(value)) throw new BillingError('billing_invalid_option', `${key} ${describeErrors(check.errors)}`, { key });
+    const old = await this.db.transaction(async (tx) => {
+      const prior = await tx.query<{ value: unknown }>('select value from billing_options where key = ? for update', [key]);
+      await tx.query(`insert into billing_options (key, value, updated_at) values (?, ?, now())
+                      on conflict (key) do update set value = excluded.value, updated_at = now()`, [key, JSON.stringify(value)]);
+      await bumpRevision(tx);
+      const oldValue = prior.length ? prior[0]!.value : decl.schema.default;
+      await audit(tx, actor, { action: 'option.set', objectType: 'option', objectId: key, details: decl.schema.secret ? {} : { old: oldValue, new: value } });
+      return oldValue;
+    });
+    await this.hooks.doAction('billing_option_updated', key, old, value);
+  }
+
+  /** Back to the declared default. */
+  async delete(key: keyof OptionMap, actor: Actor): Promise<void> {
+    const decl = this.require(key);
+    await this.db.transaction(async (tx) => {
+      await tx.query('delete from billing_options where key = ?', [key]);
+      await bumpRevision(tx);
+      await audit(tx, actor, { action: 'option.delete', objectType: 'option', objectId: key });
+    });
+    await this.hooks.doAction('billing_option_updated', key, undefined, decl.schema.default);
+  }
+
+  async list(): Promise<OptionRow[]> {
+    const rows = await this.db.query<{ key: string; value: unknown }>('select key, value from billing_options');
+    const stored = new Map(rows.map((r) => [r.key, r.value]));
+    return [...this.declared].sort(([a], [b]) => a.localeCompare(b)).map(([key, d]) => ({
+      key,
+      value: stored.has(key) ? stored.get(key) : d.schema.default,
+      owner: d.owner,
+      isDefault: !stored.has(key),
+      secret: Boolean(d.schema.secret),
+    }));
+  }
+
+  /** Turns the text of `billing option set key value` into a value of the declared type. */
+  parseText(key: string, text: string): unknown {
+    const { schema } = this.require(key);
+    const types: string[] = Array.isArray(schema.type) ? [...schema.type] : [schema.type];
+    if (types.includes('null') && text === 'null') return null;
+    if (types.includes('boolean')) {
+      if (text === 'true') return true;
+      if (text === 'false') return false;
+      throw new BillingError('billing_invalid_option', `${key} must be true or false`, { key });
+    }
+    if (types.includes('integer') || types.includes('number')) {
+      const n = Number(text);
+      if (text.trim() === '' || !Number.isFinite(n)) throw new BillingError('billing_invalid_option', `${key} must be a number`, { key });
+      return n;
+    }
+    if (types.includes('object') || types.includes('array')) {
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new BillingError('billing_invalid_option', `${key} must be JSON`, { key });
+      }
+    }
+    return text;
+  }
+
+  private require(key: string): Declared {
+    const d = this.declared.get(key);
+    if (!d) throw new BillingError('billing_unknown_option', `unknown option ${key}`, { key });
+    return d;
+  }
+}

@@ -1,0 +1,205 @@
+import { audit, type Actor } from '../audit.ts';
+import type { Database } from '../db/database.ts';
+import { migrate } from '../db/migrations.ts';
+import { bumpRevision } from '../db/revision.ts';
+import { BillingError } from '../errors.ts';
+import type { HookRegistry } from '../hooks/registry.ts';
+import type { Logger } from '../log.ts';
+import type { OptionsStore } from '../options/options.ts';
+import type { PluginContext, PluginDefinition } from './define-plugin.ts';
+import type { DiscoveredPlugin } from './discovery.ts';
+
+/**
+ * One part of the core that takes what plugins declare (routes, actions, jobs, roles…). The manager
+ * hands each loaded plugin to every sink and, to unload it, asks every sink to drop what it owns.
+ */
+export interface ContributionSink {
+  load(def: PluginDefinition, ctx: PluginContext): void;
+  unload(name: string): void;
+}
+
+export interface PluginInfo {
+  name: string;
+  version: string;
+  title: string;
+  description: string;
+  active: boolean;
+  requires: string[];
+  source: string;
+}
+
+/**
+ * Plugins' lifecycle. Activation state lives in `billing_plugins`; every change bumps the cluster
+ * revision, and each instance's `sync()` (called by its revision poller) loads and unloads plugins to
+ * match — so a plugin switched through one instance, or the CLI, appears or disappears on all of them.
+ */
+export class PluginManager {
+  private readonly available = new Map<string, DiscoveredPlugin>();
+  private readonly loaded = new Map<string, PluginDefinition>();
+  private readonly sinks: ContributionSink[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly db: Database;
+  private readonly hooks: HookRegistry;
+  private readonly options: OptionsStore;
+  private readonly log: Logger;
+  private readonly contextFor: (def: PluginDefinition) => PluginContext;
+
+  constructor(deps: {
+    db: Database; hooks: HookRegistry; options: OptionsStore; log: Logger;
+    contextFor: (def: PluginDefinition) => PluginContext;
+  }) {
+    this.db = deps.db;
+    this.hooks = deps.hooks;
+    this.options = deps.options;
+    this.log = deps.log;
+    this.contextFor = deps.contextFor;
+  }
+
+  addSink(sink: ContributionSink): void {
+    this.sinks.push(sink);
+  }
+
+  /** Makes discovered plugins known; their settings are declared at once (settable while inactive). */
+  register(plugins: DiscoveredPlugin[]): void {
+    for (const p of plugins) {
+      this.available.set(p.definition.name, p);
+      this.options.declare(p.definition.name, p.definition.settings ?? {});
+    }
+  }
+
+  async list(): Promise<PluginInfo[]> {
+    const active = await this.activeNames();
+    return [...this.available.values()]
+      .sort((a, b) => a.definition.name.localeCompare(b.definition.name))
+      .map(({ definition: d, source }) => ({
+        name: d.name, version: d.version, title: d.title ?? d.name, description: d.description ?? '',
+        active: active.has(d.name), requires: d.requires ?? [], source,
+      }));
+  }
+
+  isLoaded(name: string): boolean {
+    return this.loaded.has(name);
+  }
+
+  async activate(name: string, actor: Actor): Promise<void> {
+    const def = this.definition(name);
+    const active = await this.activeNames();
+    if (active.has(name)) return;
+    const missing = (def.requires ?? []).filter((r) => !active.has(r));
+    if (missing.length) {
+      throw new BillingError('billing_plugin_dependency', `${name} requires ${missing.join(', ')} to be active first`, { missing });
+    }
+    await migrate(this.db, `plugin:${name}`, def.migrations ?? []);
+    await def.activate?.(this.contextFor(def));
+    await this.db.transaction(async (tx) => {
+      await tx.query(`insert into billing_plugins (name, active, version, activated_at) values (?, true, ?, now())
+                      on conflict (name) do update set active = true, version = excluded.version, activated_at = now()`,
+      [name, def.version]);
+      await bumpRevision(tx);
+      await audit(tx, actor, { action: 'plugin.activate', objectType: 'plugin', objectId: name, details: { version: def.version } });
+    });
+    await this.sync();
+    await this.hooks.doAction('billing_plugin_activated', name);
+  }
+
+  /** Switches a plugin off everywhere; its data and settings stay. */
+  async deactivate(name: string, actor: Actor): Promise<void> {
+    const def = this.definition(name);
+    const active = await this.activeNames();
+    if (!active.has(name)) return;
+    const dependants = [...active].filter((n) => this.available.get(n)?.definition.requires?.includes(name));
+    if (dependants.length) {
+      throw new BillingError('billing_plugin_dependency', `${dependants.join(', ')} require ${name}; deactivate them first`, { dependants });
+    }
+    await this.db.transaction(async (tx) => {
+      await tx.query('update billing_plugins set active = false, deactivated_at = now() where name = ?', [name]);
+      await bumpRevision(tx);
+      await audit(tx, actor, { action: 'plugin.deactivate', objectType: 'plugin', objectId: name });
+    });
+    await this.sync();
+    try {
+      await def.deactivate?.(this.contextFor(def));
+    } catch (err) {
+      this.log.error({ err, plugin: name }, 'deactivate() failed; the plugin is deactivated');
+    }
+    await this.hooks.doAction('billing_plugin_deactivated', name);
+  }
+
+  /** Loads and unloads plugins in this process to match the database. Calls never overlap. */
+  sync(): Promise<void> {
+    const run = this.queue.then(() => this.syncNow());
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /** Unloads every plugin, dependants first (shutdown). */
+  async unloadAll(): Promise<void> {
+    await this.queue;
+    for (const name of [...this.loaded.keys()].reverse()) this.unload(name);
+  }
+
+  private async syncNow(): Promise<void> {
+    const active = await this.activeNames();
+    const wanted = this.loadOrder([...active].filter((n) => this.available.has(n)));
+    for (const name of [...this.loaded.keys()].reverse()) {
+      if (!wanted.includes(name)) this.unload(name);
+    }
+    for (const name of wanted) {
+      if (this.loaded.has(name)) continue;
+      const def = this.available.get(name)!.definition;
+      if ((def.requires ?? []).some((r) => !this.loaded.has(r))) {
+        this.log.error({ plugin: name }, 'not loaded: a plugin it requires is not loaded');
+        continue;
+      }
+      this.load(def);
+    }
+  }
+
+  private load(def: PluginDefinition): void {
+    const ctx = this.contextFor(def);
+    try {
+      for (const a of def.hooks?.actions ?? []) this.hooks.declare('action', a, def.name);
+      for (const f of def.hooks?.filters ?? []) this.hooks.declare('filter', f, def.name);
+      for (const sink of this.sinks) sink.load(def, ctx);
+      this.loaded.set(def.name, def);
+      this.log.info({ plugin: def.name, version: def.version }, 'plugin loaded');
+    } catch (err) {
+      this.unload(def.name);
+      this.log.error({ err, plugin: def.name }, 'plugin could not be loaded');
+    }
+  }
+
+  private unload(name: string): void {
+    for (const sink of [...this.sinks].reverse()) sink.unload(name);
+    this.hooks.undeclare(name);
+    if (this.loaded.delete(name)) this.log.info({ plugin: name }, 'plugin unloaded');
+  }
+
+  /** Requirements first; a plugin whose requirement is missing or inactive is left out. */
+  private loadOrder(names: string[]): string[] {
+    const order: string[] = [];
+    const visiting = new Set<string>();
+    const visit = (n: string): boolean => {
+      if (order.includes(n)) return true;
+      if (visiting.has(n) || !names.includes(n)) return false;
+      visiting.add(n);
+      const ok = (this.available.get(n)!.definition.requires ?? []).every(visit);
+      visiting.delete(n);
+      if (ok) order.push(n);
+      return ok;
+    };
+    for (const n of [...names].sort()) visit(n);
+    return order;
+  }
+
+  private definition(name: string): PluginDefinition {
+    const p = this.available.get(name);
+    if (!p) throw new BillingError('billing_unknown_plugin', `no plugin named ${name} is installed`);
+    return p.definition;
+  }
+
+  private async activeNames(): Promise<Set<string>> {
+    const rows = await this.db.query<{ name: string }>('select name from billing_plugins where active');
+    return new Set(rows.map((r) => r.name));
+  }
+}

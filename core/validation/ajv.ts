@@ -1,0 +1,38 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+/**
+ * The one ajv instance. Schemas are the single source of request checking, OPTIONS answers and docs;
+ * compiled functions are cached by schema object, so a schema is compiled once per process.
+ */
+export const ajv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: false, strict: false });
+// ajv-formats is CommonJS with a default export
+const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as typeof addFormatsModule.default;
+addFormats(ajv);
+
+ajv.addFormat('date-ymd', {
+  type: 'string',
+  validate: (s: string) => {
+    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+    if (!m) return false;
+    const d = new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!));
+    return d.getUTCFullYear() === +m[1]! && d.getUTCMonth() === +m[2]! - 1 && d.getUTCDate() === +m[3]!;
+  },
+});
+
+const cache = new WeakMap<object, ValidateFunction>();
+
+export function validator(schema: object): ValidateFunction {
+  let fn = cache.get(schema);
+  if (!fn) {
+    fn = ajv.compile(schema);
+    cache.set(schema, fn);
+  }
+  return fn;
+}
+
+/** One readable line for an ajv failure, e.g. "must be integer" or "must be <= 100". */
+export function describeErrors(errors: ErrorObject[] | null | undefined): string {
+  if (!errors?.length) return 'is invalid';
+  return errors.map((e) => `${e.instancePath ? e.instancePath.slice(1) + ' ' : ''}${e.message ?? 'is invalid'}`).join('; ');
+}
