@@ -23,7 +23,7 @@ export interface AuditEntry {
  */
 export async function audit(tx: Tx | Database, actor: Actor, entry: AuditEntry): Promise<void> {
   const sql = `insert into billing_audit_log (actor_id, actor, action, object_type, object_id, details, ip)
-               values (?, ?, ?, ?, ?, ?, ?)`;
+               values ($1, $2, $3, $4, $5, $6, $7)`;
   const params = [
     actor.id, actor.name, entry.action, entry.objectType,
     entry.objectId == null ? null : String(entry.objectId), JSON.stringify(entry.details ?? {}), actor.ip ?? null,

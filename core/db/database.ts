@@ -1,4 +1,5 @@
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import { CompiledQuery } from 'kysely';
 import type { Logger } from '../log.ts';
 
 export type Row = Record<string, any>;
@@ -21,7 +22,10 @@ export interface DatabaseOptions {
 /**
  * The service's one way to the database: MikroORM over the ordinary PostgreSQL driver, for a real
  * PostgreSQL and for the embedded PGlite alike (which is served over the wire protocol, see embedded.ts).
- * SQL uses `?` placeholders (MikroORM's), so `?`-operators of jsonb are not used anywhere.
+ * Hand-written SQL uses PostgreSQL's own `$1` placeholders and goes to the server as a prepared
+ * statement through MikroORM's Kysely client (inside a transaction, through its transaction), so values
+ * are bound, never spliced into the text. MikroORM's type parsers stay in force: timestamps, bigints and
+ * numerics come back as strings (numerics must, for money); `timestamp()` below reads the first kind.
  */
 export class Database {
   readonly orm: MikroORM;
@@ -46,7 +50,7 @@ export class Database {
 
   /** One statement outside any transaction. */
   query<T = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    return this.orm.em.getConnection().execute<T[]>(sql, params as unknown[], 'all');
+    return run<T>(this.orm.em.getConnection().getClient(), sql, params);
   }
 
   /**
@@ -56,12 +60,10 @@ export class Database {
   async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     const after: Array<() => unknown> = [];
     const result = await this.orm.em.fork().transactional(async (em) => {
-      const conn = em.getConnection();
-      const ctx = em.getTransactionContext();
+      const ctx = em.getTransactionContext()!;
       const tx: Tx = {
         em,
-        query: <R,>(sql: string, params: readonly unknown[] = []) =>
-          conn.execute<R[]>(sql, params as unknown[], 'all', ctx),
+        query: <R,>(sql: string, params: readonly unknown[] = []) => run<R>(ctx, sql, params),
         afterCommit: (fn) => { after.push(fn); },
       };
       return work(tx);
@@ -88,6 +90,21 @@ export class Database {
   async close(): Promise<void> {
     await this.orm.close(true);
   }
+}
+
+interface Executor {
+  executeQuery<R>(query: CompiledQuery<R>): Promise<{ rows: R[] }>;
+}
+
+async function run<T>(executor: Executor, sql: string, params: readonly unknown[]): Promise<T[]> {
+  return (await executor.executeQuery(CompiledQuery.raw(sql, params as unknown[]))).rows as T[];
+}
+
+/** A `timestamptz` as MikroORM's type parser leaves it ('2026-11-22 16:18:02.149+00'), as a Date. */
+export function timestamp(value: string | Date | null | undefined): Date | null {
+  if (value == null) return null;
+  if (value instanceof Date) return value;
+  return new Date(value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00'));
 }
 
 /**

@@ -25,13 +25,13 @@ export async function migrate(db: Database, owner: string, migrations: readonly 
   return db.transaction(async (tx) => {
     await tx.query(`select pg_advisory_xact_lock(hashtext('billing_migrations'))`);
     const done = new Set((await tx.query<{ name: string }>(
-      'select name from billing_migrations where owner = ?', [owner])).map((r) => r.name));
+      'select name from billing_migrations where owner = $1', [owner])).map((r) => r.name));
     const applied: string[] = [];
     for (const m of migrations) {
       if (done.has(m.name)) continue;
       if (typeof m.up === 'string') await tx.query(m.up);
       else await m.up(tx);
-      await tx.query('insert into billing_migrations (owner, name) values (?, ?)', [owner, m.name]);
+      await tx.query('insert into billing_migrations (owner, name) values ($1, $2)', [owner, m.name]);
       applied.push(m.name);
     }
     return applied;

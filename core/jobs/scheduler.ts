@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CronExpressionParser } from 'cron-parser';
 import cron, { type ScheduledTask } from 'node-cron';
-import type { Database } from '../db/database.ts';
+import { timestamp, type Database } from '../db/database.ts';
 import { BillingError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { OwnedRegistry } from '../owned-registry.ts';
@@ -109,9 +109,9 @@ export class JobScheduler {
   }
 
   async status(): Promise<JobStatus[]> {
-    const rows = await this.db.query<{ hook: string; due_at: Date; started_at: Date; status: string }>(
-      `select distinct on (hook) hook, due_at, started_at, status
-         from billing_job_runs where hook = any(?) order by hook, started_at desc`,
+    const rows = await this.db.query<{ hook: string; started_at: string; status: string }>(
+      `select distinct on (hook) hook, started_at, status
+         from billing_job_runs where hook = any($1) order by hook, started_at desc`,
       [this.jobs.values().map((j) => j.hook)]);
     const last = new Map(rows.map((r) => [r.hook, r]));
     const now = new Date();
@@ -122,7 +122,7 @@ export class JobScheduler {
         owner,
         schedule: job.schedule,
         next_run: dueTimes(job.schedule, now).next().toDate().toISOString(),
-        last_run: last.get(job.hook)?.started_at.toISOString() ?? null,
+        last_run: timestamp(last.get(job.hook)?.started_at)?.toISOString() ?? null,
         last_result: last.get(job.hook)?.status ?? null,
       }));
   }
@@ -140,9 +140,9 @@ export class JobScheduler {
   private async catchUp(job: JobDefinition): Promise<void> {
     try {
       const due = dueTimes(job.schedule, new Date()).prev().toDate();
-      const rows = await this.db.query<{ due_at: Date }>(
-        `select max(due_at) as due_at from billing_job_runs where hook = ? and reason <> 'manual'`, [job.hook]);
-      const last = rows[0]?.due_at;
+      const rows = await this.db.query<{ due_at: string | null }>(
+        `select max(due_at) as due_at from billing_job_runs where hook = $1 and reason <> 'manual'`, [job.hook]);
+      const last = timestamp(rows[0]?.due_at);
       if (last && last.getTime() < due.getTime()) await this.runOnce(job, due, 'catch-up');
     } catch (err) {
       this.log.error({ err, job: job.hook }, 'job catch-up failed');
@@ -158,20 +158,20 @@ export class JobScheduler {
 
   private async claimAndRun(job: JobDefinition, dueAt: Date, reason: JobRun['reason']): Promise<RunOutcome> {
     const claimed = await this.db.query<{ id: string }>(
-      `insert into billing_job_runs (hook, due_at, reason, instance) values (?, ?, ?, ?)
+      `insert into billing_job_runs (hook, due_at, reason, instance) values ($1, $2, $3, $4)
        on conflict (hook, due_at) do nothing returning id`, [job.hook, dueAt, reason, this.instance]);
     if (!claimed.length) return { ran: false };
     const id = claimed[0]!.id;
     const log = this.log.child({ job: job.hook, due: dueAt.toISOString() });
     try {
       const result = await job.run({ dueAt, reason, log });
-      await this.db.query(`update billing_job_runs set finished_at = now(), status = 'succeeded', result = ? where id = ?`,
+      await this.db.query(`update billing_job_runs set finished_at = now(), status = 'succeeded', result = $1 where id = $2`,
         [JSON.stringify(result ?? null), id]);
       return { ran: true, status: 'succeeded', result: result ?? null };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       log.error({ err }, 'job failed');
-      await this.db.query(`update billing_job_runs set finished_at = now(), status = 'failed', error = ? where id = ?`, [message, id]);
+      await this.db.query(`update billing_job_runs set finished_at = now(), status = 'failed', error = $1 where id = $2`, [message, id]);
       return { ran: true, status: 'failed', error: message };
     }
   }

@@ -3,7 +3,8 @@
  * (`declare module '…/core/options/option-map.ts' { interface OptionMap { gateway_a_secret_key: string } }`)
  * and declares their schemas as data in `definePlugin({ settings })`.
  */
-export interface OptionMap {
+/** The core's own options; plugins' settings are merged into OptionMap below. */
+export interface CoreOptionMap {
   currency: string;
   timezone: string;
   tax_rate: number;
@@ -23,6 +24,8 @@ export interface OptionMap {
   company_email: string;
   company_logo_url: string;
 }
+
+export interface OptionMap extends CoreOptionMap {}
 
 export type OptionKey = keyof OptionMap;
 
@@ -57,4 +60,4 @@ export const CORE_SETTINGS = {
   company_address: { type: 'string', default: '' },
   company_email: { type: 'string', default: '' },
   company_logo_url: { type: 'string', default: '' },
-} as const satisfies Record<OptionKey, SettingSchema>;
+} as const satisfies Record<keyof CoreOptionMap, SettingSchema>;

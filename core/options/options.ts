@@ -49,7 +49,7 @@ export class OptionsStore {
 
   async get<K extends keyof OptionMap>(key: K, tx?: Tx): Promise<OptionMap[K]> {
     const decl = this.require(key);
-    const rows = await (tx ?? this.db).query<{ value: unknown }>('select value from billing_options where key = ?', [key]);
+    const rows = await (tx ?? this.db).query<{ value: unknown }>('select value from billing_options where key = $1', [key]);
     return (rows.length ? rows[0]!.value : decl.schema.default) as OptionMap[K];
   }
 
@@ -57,7 +57,7 @@ export class OptionsStore {
   async getMany<K extends keyof OptionMap>(keys: readonly K[], tx?: Tx): Promise<Pick<OptionMap, K>> {
     for (const k of keys) this.require(k);
     const rows = await (tx ?? this.db).query<{ key: string; value: unknown }>(
-      'select key, value from billing_options where key = any(?)', [keys]);
+      'select key, value from billing_options where key = any($1)', [keys]);
     const out: Record<string, unknown> = {};
     for (const k of keys) out[k] = this.declared.get(k)!.schema.default;
     for (const r of rows) out[r.key] = r.value;
@@ -69,8 +69,8 @@ export class OptionsStore {
     const check = validator(decl.schema);
     if (!check(value)) throw new BillingError('billing_invalid_option', `${key} ${describeErrors(check.errors)}`, { key });
     const old = await this.db.transaction(async (tx) => {
-      const prior = await tx.query<{ value: unknown }>('select value from billing_options where key = ? for update', [key]);
-      await tx.query(`insert into billing_options (key, value, updated_at) values (?, ?, now())
+      const prior = await tx.query<{ value: unknown }>('select value from billing_options where key = $1 for update', [key]);
+      await tx.query(`insert into billing_options (key, value, updated_at) values ($1, $2, now())
                       on conflict (key) do update set value = excluded.value, updated_at = now()`, [key, JSON.stringify(value)]);
       await bumpRevision(tx);
       const oldValue = prior.length ? prior[0]!.value : decl.schema.default;
@@ -84,7 +84,7 @@ export class OptionsStore {
   async delete(key: keyof OptionMap, actor: Actor): Promise<void> {
     const decl = this.require(key);
     await this.db.transaction(async (tx) => {
-      await tx.query('delete from billing_options where key = ?', [key]);
+      await tx.query('delete from billing_options where key = $1', [key]);
       await bumpRevision(tx);
       await audit(tx, actor, { action: 'option.delete', objectType: 'option', objectId: key });
     });

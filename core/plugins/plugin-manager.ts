@@ -92,7 +92,7 @@ export class PluginManager {
     await migrate(this.db, `plugin:${name}`, def.migrations ?? []);
     await def.activate?.(this.contextFor(def));
     await this.db.transaction(async (tx) => {
-      await tx.query(`insert into billing_plugins (name, active, version, activated_at) values (?, true, ?, now())
+      await tx.query(`insert into billing_plugins (name, active, version, activated_at) values ($1, true, $2, now())
                       on conflict (name) do update set active = true, version = excluded.version, activated_at = now()`,
       [name, def.version]);
       await bumpRevision(tx);
@@ -112,7 +112,7 @@ export class PluginManager {
       throw new BillingError('billing_plugin_dependency', `${dependants.join(', ')} require ${name}; deactivate them first`, { dependants });
     }
     await this.db.transaction(async (tx) => {
-      await tx.query('update billing_plugins set active = false, deactivated_at = now() where name = ?', [name]);
+      await tx.query('update billing_plugins set active = false, deactivated_at = now() where name = $1', [name]);
       await bumpRevision(tx);
       await audit(tx, actor, { action: 'plugin.deactivate', objectType: 'plugin', objectId: name });
     });
