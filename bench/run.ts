@@ -1,0 +1,22 @@
+// `npm run bench [-- name …]`: runs every scenario (or the named ones) and prints, for each, our
+// throughput and p99 next to a bare baseline measured in the same run, and their ratio.
+import { benchEnv, formatRow, type Scenario } from './harness.ts';
+import { foundation } from './scenarios/foundation.ts';
+
+const SCENARIOS: Scenario[] = [foundation];
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const env = benchEnv();
+console.log(`billing bench: ${env.seconds}s per measurement, ${env.connections} connections, database ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}`);
+let failed = false;
+for (const s of SCENARIOS) {
+  if (wanted.length && !wanted.includes(s.name)) continue;
+  console.log(`\n# ${s.name}: ${s.description}`);
+  try {
+    for (const c of await s.run(env)) console.log(formatRow(c));
+  } catch (err) {
+    failed = true;
+    console.log(`  failed: ${(err as Error).stack}`);
+  }
+}
+process.exit(failed ? 1 : 0);
