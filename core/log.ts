@@ -16,7 +16,7 @@ export function createLogger(level = 'info', destination?: pino.DestinationStrea
   return pino({
     level,
     base: { service: 'billing' },
-    redact: { paths: REDACT.flatMap((k) => [k, `*.${k}`, `*.*.${k}`]), censor: '[redacted]' },
+    redact: { paths: REDACT.flatMap((k) => [k, `*.${k}`]), censor: '[redacted]' },
   }, destination ?? pino.destination({ sync: false }));
 }
 
