@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { delimiter, resolve } from 'node:path';
 
 /** Process configuration, read once from the environment (contract §1). */
 export interface Config {
@@ -14,7 +14,7 @@ export interface Config {
   logLevel: string;
   /** How often an instance looks for plugin/option changes made by another instance (ms). */
   syncIntervalMs: number;
-  /** Directories searched for bundled plugins. */
+  /** Directories searched for plugin folders: the bundled `plugins/`, then BILLING_PLUGIN_DIRS. */
   pluginDirs: string[];
   /** Where installed npm plugins are looked for (a folder holding node_modules). */
   packageRoot: string;
@@ -35,7 +35,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     adminPassword: env.BILLING_ADMIN_PASSWORD || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
     syncIntervalMs: Number(env.BILLING_SYNC_INTERVAL_MS ?? 1000),
-    pluginDirs: [resolve(ROOT, 'plugins')],
+    pluginDirs: [resolve(ROOT, 'plugins'), ...(env.BILLING_PLUGIN_DIRS ?? '').split(delimiter).filter(Boolean).map((d) => resolve(d))],
     packageRoot: ROOT,
     ...overrides,
   };

@@ -22,6 +22,9 @@ import { PluginManager } from './plugins/plugin-manager.ts';
 import { pluginSinks } from './plugins/sinks.ts';
 import type { ServiceApi } from './service-api.ts';
 
+/** How long a graceful stop waits for requests under way. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 export interface KernelOptions {
   log?: Logger;
   /** Serve HTTP and run jobs (the server); the CLI boots without either. */
@@ -129,8 +132,14 @@ export class Kernel {
     if (this.server) {
       const server = this.server;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive connections go idle as their last request ends; close each as it does, and give
+      // requests still running at most SHUTDOWN_GRACE_MS.
+      const sweep = setInterval(() => server.closeIdleConnections(), 25);
+      const deadline = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       server.closeIdleConnections();
       await closed;
+      clearInterval(sweep);
+      clearTimeout(deadline);
       this.server = null;
     }
     await this.jobs.stop();

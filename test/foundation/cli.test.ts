@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Kernel } from '../../core/kernel.ts';
+import { billing } from '../helpers/cli.ts';
+import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
+import { bootKernel, eventually } from '../helpers/kernel.ts';
+
+let db: TestDatabase;
+let server: Kernel;
+const cli = (...args: string[]) => billing(db.url, args);
+const jsonOf = async (...args: string[]) => {
+  const r = await cli(...args, '--format', 'json');
+  expect(r).toMatchObject({ code: 0, stderr: '' });
+  return JSON.parse(r.stdout);
+};
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  server = await bootKernel(db.url);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await db?.drop();
+});
+
+describe('the billing CLI', () => {
+  it('migrates (nothing left to do after boot)', async () => {
+    expect(await jsonOf('migrate')).toEqual({ applied: [] });
+  });
+
+  it('lists plugins', async () => {
+    expect(await jsonOf('plugin', 'list')).toEqual([
+      { name: 'hello', version: '1.0.0', title: 'Hello fixture', active: false },
+      { name: 'hello-addon', version: '0.1.0', title: 'hello-addon', active: false },
+    ]);
+    const text = await cli('plugin', 'list');
+    expect(text.stdout.split('\n')[0]).toMatch(/^name\s+version\s+title\s+active$/);
+  });
+
+  it('activates a plugin that the running server then serves', async () => {
+    const r = await cli('plugin', 'activate', 'hello');
+    expect(r).toEqual({ code: 0, stdout: 'Plugin hello activated.\n', stderr: '' });
+    const served = await eventually(async () =>
+      (await fetch(`${server.url}/wp-admin/admin-ajax.php?action=hello_webhook`, { method: 'POST', body: 'x' })).status === 200);
+    expect(served).toBe(true);
+  });
+
+  it('sets, gets and deletes options, typed by their schema', async () => {
+    expect(await jsonOf('option', 'set', 'hello_loud', 'true')).toEqual({ key: 'hello_loud', value: true });
+    expect(await jsonOf('option', 'get', 'hello_loud')).toEqual({ key: 'hello_loud', value: true });
+    expect(await server.options.get('hello_loud')).toBe(true);
+    expect(await jsonOf('option', 'set', 'payment_terms_days', '14')).toEqual({ key: 'payment_terms_days', value: 14 });
+    expect(await jsonOf('option', 'delete', 'hello_loud')).toEqual({ key: 'hello_loud', value: false });
+    expect((await cli('option', 'get', 'payment_terms_days')).stdout).toBe('14\n');
+    const list = await jsonOf('option', 'list');
+    expect(list).toContainEqual({ key: 'payment_terms_days', value: 14, owner: 'core', default: false });
+  });
+
+  it('fails with one line on stderr and a non-zero exit', async () => {
+    for (const args of [['option', 'set', 'tax_rate', 'abc'], ['option', 'set', 'nope', '1'], ['option', 'set', 'hello_loud', 'yes'],
+      ['plugin', 'activate', 'missing'], ['plugin', 'deactivate', 'missing'], ['cron', 'run', 'missing']]) {
+      const r = await cli(...args, '--format', 'json');
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^Error: [^\n]+\n$/);
+    }
+    expect((await cli('option', 'get', 'tax_rate')).stdout).toBe('0\n');
+  });
+
+  it('answers usage for an unknown command', async () => {
+    const r = await cli('frobnicate');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('billing plugin activate <name>');
+  });
+
+  it('lists and runs cron jobs', async () => {
+    const jobs = await jsonOf('cron', 'list');
+    expect(jobs).toEqual([{ hook: 'hello_tick', schedule: '* * * * * *', next_run: expect.any(String), last_run: expect.anything(), last_result: expect.anything() }]);
+    const run = await jsonOf('cron', 'run', 'hello_tick');
+    expect(run).toEqual({ hook: 'hello_tick', ran: true, status: 'succeeded', result: { due: expect.any(String) } });
+  });
+
+  it('deactivates a plugin, which disappears from the running server', async () => {
+    expect((await cli('plugin', 'deactivate', 'hello')).code).toBe(0);
+    expect(await eventually(() => !server.plugins.isLoaded('hello'))).toBe(true);
+  });
+});
