@@ -69,7 +69,7 @@ export class JobScheduler {
   private readonly instance: string;
   private started = false;
 
-  constructor(db: Database, log: Logger, instance = randomUUID()) {
+  constructor(db: Database, log: Logger, instance: string = randomUUID()) {
     this.db = db;
     this.log = log;
     this.instance = instance;
