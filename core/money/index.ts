@@ -1,0 +1,13 @@
+/** Money: exact amounts, ISO 4217 minor units, rounding and document totals (contract §5). */
+export { CURRENCY_CODES, CURRENCY_MINOR_UNITS, type CurrencyCode, isCurrency, minorUnits } from './currencies.ts';
+export { Decimal, type DecimalInput, type DecimalParseOptions, divideRounded, formatUnits, pow10 } from './decimal.ts';
+export { allocateLargestRemainder } from './allocation.ts';
+export { type AllocationWeight, Money } from './money.ts';
+export {
+  type AmountProblem, CurrencyMismatchError, DiscountExceedsSubtotalError, InvalidAmountError,
+} from './errors.ts';
+export {
+  computeTotals, type CreditNoteInput, discountAmount, type DiscountInput, type DocumentTotals, LINE_DECIMALS,
+  lineAmount, type LineInput, type LineTotals, paidAmount, type PaymentInput, RECEIVED_PAYMENT_STATUSES,
+  type TotalsInput, type TotalsJson,
+} from './totals.ts';

@@ -1,0 +1,56 @@
+/**
+ * ISO 3166-1 alpha-2 country codes: the 249 officially assigned codes. User-assigned codes such as XK
+ * (Kosovo) and exceptionally reserved ones (UK, EL, EU) are not countries here.
+ */
+export const COUNTRY_CODES: readonly string[] = Object.freeze(`
+  AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ
+  BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ
+  CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ
+  DE DJ DK DM DO DZ
+  EC EE EG EH ER ES ET
+  FI FJ FK FM FO FR
+  GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY
+  HK HM HN HR HT HU
+  ID IE IL IM IN IO IQ IR IS IT
+  JE JM JO JP
+  KE KG KH KI KM KN KP KR KW KY KZ
+  LA LB LC LI LK LR LS LT LU LV LY
+  MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ
+  NA NC NE NF NG NI NL NO NP NR NU NZ
+  OM
+  PA PE PF PG PH PK PL PM PN PR PS PT PW PY
+  QA
+  RE RO RS RU RW
+  SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ
+  TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ
+  UA UG UM US UY UZ
+  VA VC VE VG VI VN VU
+  WF WS
+  YE YT
+  ZA ZM ZW
+`.trim().split(/\s+/));
+
+const COUNTRIES: ReadonlySet<string> = new Set(COUNTRY_CODES);
+
+/** Whether `code` is an ISO 3166-1 alpha-2 code. Exact match: codes are upper case (`'de'` is not one). */
+export function isCountry(code: unknown): code is string {
+  return typeof code === 'string' && COUNTRIES.has(code);
+}
+
+let regionNames: Intl.DisplayNames | null | undefined;
+
+/** The English name of a country (`'US'` → `'United States'`), or the code itself if none is known. */
+export function countryName(code: string): string {
+  if (regionNames === undefined) {
+    try {
+      regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+    } catch {
+      regionNames = null; // a Node built without ICU data
+    }
+  }
+  try {
+    return regionNames?.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
