@@ -35,6 +35,8 @@ export const ERROR_STATUS = {
   billing_unknown_plugin: 404,
   billing_plugin_dependency: 409,
   billing_unknown_job: 404,
+  billing_unknown_user: 404,
+  billing_unknown_app_password: 404,
   billing_invalid_argument: 400,
   billing_conflict: 409,
   billing_internal: 500,

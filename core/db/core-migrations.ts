@@ -52,4 +52,53 @@ export const CORE_MIGRATIONS: Migration[] = [
       create index billing_audit_log_object on billing_audit_log (object_type, object_id);
     `,
   },
+  {
+    name: '0002_identity',
+    up: `
+      -- WordPress's users: one role each; logins and e-mails unique regardless of case
+      create table billing_users (
+        id serial primary key,
+        login text not null,
+        email text not null,
+        display_name text not null,
+        password_hash text,
+        role text not null,
+        company text not null default '',
+        country text not null default '',
+        vat text not null default '',
+        address text not null default '',
+        created_at timestamptz not null default now(),
+        updated_at timestamptz not null default now()
+      );
+      create unique index billing_users_login on billing_users (lower(login));
+      create unique index billing_users_email on billing_users (lower(email));
+      create index billing_users_role on billing_users (role);
+      -- only a keyed hash of each password is kept; the hash is what a request is looked up by
+      create table billing_app_passwords (
+        uuid uuid primary key,
+        user_id int not null references billing_users (id) on delete cascade,
+        name text not null,
+        password_hash text not null unique,
+        created timestamptz not null default now(),
+        last_used timestamptz,
+        last_ip text
+      );
+      create unique index billing_app_passwords_name on billing_app_passwords (user_id, lower(name));
+      create table billing_sessions (
+        token_hash text primary key,
+        user_id int not null references billing_users (id) on delete cascade,
+        created_at timestamptz not null default now(),
+        expires_at timestamptz not null,
+        ip text,
+        user_agent text
+      );
+      create index billing_sessions_user on billing_sessions (user_id);
+      -- SECRET_KEY when the environment gives none: made once, shared by every instance
+      create table billing_secrets (
+        name text primary key,
+        value text not null,
+        created_at timestamptz not null default now()
+      );
+    `,
+  },
 ];

@@ -1,0 +1,218 @@
+import { randomBytes } from 'node:crypto';
+import type { Request } from 'express';
+import { audit, SYSTEM, type Actor } from '../audit.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { HookRegistry } from '../hooks/registry.ts';
+import type { Authenticator, AuthUser } from '../http/auth.ts';
+import type { Logger } from '../log.ts';
+import type { ContributionSink } from '../plugins/plugin-manager.ts';
+import { AppPasswordStore } from './app-passwords.ts';
+import { IdentityAuthenticator } from './authenticator.ts';
+import { ADMINISTRATOR } from './capabilities.ts';
+import { parseCookies, serializeCookie } from './cookies.ts';
+import { createNonce, verifyNonce } from './nonces.ts';
+export { NONCE_ADMIN, NONCE_LOGOUT, NONCE_REST } from './nonces.ts';
+import { verifyPassword } from './passwords.ts';
+import { RoleRegistry } from './role-registry.ts';
+import { deriveKey, loadSecret } from './secret.ts';
+import { SESSION_COOKIE, SessionStore, type SessionStart } from './sessions.ts';
+import { UserStore, type User } from './users.ts';
+
+export interface IdentityDeps {
+  db: Database;
+  hooks: HookRegistry;
+  config: Config;
+  log: Logger;
+  /** The clock of nonces (ms); tests move it. */
+  now?: () => number;
+}
+
+export interface FirstAdmin {
+  login: string;
+  /** Null when BILLING_ADMIN_PASSWORD gave it. */
+  password: string | null;
+  appPassword: string;
+}
+
+/**
+ * The identity module: users, roles and capabilities, sign-in passwords, application passwords,
+ * sessions and nonces, and the Authenticator the HTTP surfaces ask who is calling. Every capability
+ * check of every surface goes through `userCan`.
+ */
+export class Identity {
+  readonly roles = new RoleRegistry();
+  readonly users: UserStore;
+  readonly appPasswords: AppPasswordStore;
+  readonly sessions: SessionStore;
+  readonly auth: Authenticator;
+  now: () => number;
+  private readonly db: Database;
+  private readonly hooks: HookRegistry;
+  private readonly config: Config;
+  private readonly log: Logger;
+  private keys: { nonce: Buffer; session: Buffer; appPassword: Buffer } | null = null;
+  /** The session token a cookie-authenticated user came with, for the nonces made for them. */
+  private readonly tokens = new WeakMap<AuthUser, string>();
+
+  constructor(deps: IdentityDeps) {
+    this.db = deps.db;
+    this.hooks = deps.hooks;
+    this.config = deps.config;
+    this.log = deps.log;
+    this.now = deps.now ?? Date.now;
+    this.users = new UserStore(deps.db, this.roles);
+    this.appPasswords = new AppPasswordStore(deps.db, () => this.key('appPassword'));
+    this.sessions = new SessionStore(deps.db, () => this.key('session'));
+    this.auth = new IdentityAuthenticator(this);
+  }
+
+  /** Loads (or, the first time, makes) the secret. Must run before any request. */
+  async init(): Promise<void> {
+    const secret = await loadSecret(this.db, this.config.secretKey);
+    this.keys = { nonce: deriveKey(secret, 'nonce'), session: deriveKey(secret, 'session'), appPassword: deriveKey(secret, 'app-password') };
+  }
+
+  private key(which: 'nonce' | 'session' | 'appPassword'): Buffer {
+    if (!this.keys) throw new Error('the identity module is used before init()');
+    return this.keys[which];
+  }
+
+  /**
+   * `userCan(user, cap, ...objectIds)`: the one capability check (contract §3). The user's roles give
+   * WordPress's `allcaps`; the administrator holds every capability, even one nobody declared; then
+   * `billing_user_has_cap` may change the answer (a team-roles plugin, per-object rules).
+   */
+  async userCan(user: AuthUser, capability: string, ...objectIds: number[]): Promise<boolean> {
+    const isAdmin = user.roles.includes(ADMINISTRATOR);
+    const held = user.roles.length === 1 ? this.roles.capabilitiesOf(user.roles[0]!) : this.merged(user.roles);
+    // the common case, no listener: no copy of the table is needed
+    if (!this.hooks.hasFilter('billing_user_has_cap')) return isAdmin || held[capability] === true;
+    const allcaps: Record<string, boolean> = { ...held };
+    if (isAdmin) allcaps[capability] = true;
+    const filtered = await this.hooks.applyFilters('billing_user_has_cap', allcaps, [capability], [capability, user.id, ...objectIds],
+      { id: user.id, login: user.login, roles: [...user.roles] });
+    return Boolean(filtered?.[capability]);
+  }
+
+  private merged(roles: string[]): Record<string, boolean> {
+    return Object.assign({}, ...roles.map((r) => this.roles.capabilitiesOf(r)));
+  }
+
+  // sessions and cookies
+
+  sessionToken(req: Request): string | undefined {
+    return parseCookies(req.headers.cookie)[SESSION_COOKIE];
+  }
+
+  /** The user signed in by the request's session cookie (the admin screens and admin-ajax). */
+  async sessionUser(req: Request): Promise<AuthUser | null> {
+    const token = this.sessionToken(req);
+    const user = await this.sessions.user(token);
+    if (user) this.tokens.set(user, token!);
+    return user;
+  }
+
+  /** The session token of a user that came with a cookie ('' for any other). */
+  sessionOf(user: AuthUser | null): string {
+    return (user && this.tokens.get(user)) ?? '';
+  }
+
+  /**
+   * Checks `name` (login or e-mail) and password, then starts a session. The previous session of the
+   * browser, if any, ends: a sign-in always gets a new token (no session fixation).
+   */
+  async signIn(name: string, password: string, opts: { remember: boolean; ip: string | null; userAgent: string | null; previousToken?: string }): Promise<{ user: User; session: SessionStart } | null> {
+    const found = name ? await this.users.forSignIn(name.slice(0, 254)) : null;
+    const ok = await verifyPassword(password, found?.password_hash);
+    if (!found || !ok) return null;
+    const { password_hash: _h, ...user } = found;
+    const session = await this.db.transaction(async (tx) => {
+      await this.sessions.end(tx, opts.previousToken);
+      const s = await this.sessions.start(tx, user.id, opts.remember, opts.ip, opts.userAgent);
+      await audit(tx, { id: user.id, name: user.login, ip: opts.ip }, { action: 'user.login', objectType: 'user', objectId: user.id, details: { remember: opts.remember } });
+      return s;
+    });
+    return { user, session };
+  }
+
+  async signOut(token: string | undefined, ip: string | null): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const userId = await this.sessions.end(tx, token);
+      if (userId === null) return;
+      const rows = await tx.query<{ login: string }>('select login from billing_users where id = $1', [userId]);
+      await audit(tx, { id: userId, name: rows[0]?.login ?? String(userId), ip }, { action: 'user.logout', objectType: 'user', objectId: userId });
+    });
+  }
+
+  /** Secure when the site is served over https (contract §3). */
+  sessionCookie(session: SessionStart): string {
+    return serializeCookie(SESSION_COOKIE, session.token, { maxAge: session.maxAge, secure: this.secureCookies });
+  }
+
+  clearedSessionCookie(): string {
+    return serializeCookie(SESSION_COOKIE, '', { maxAge: 0, secure: this.secureCookies });
+  }
+
+  private get secureCookies(): boolean {
+    return this.config.baseUrl.startsWith('https:');
+  }
+
+  // nonces
+
+  createNonce(action: string, user: AuthUser | null): string {
+    return createNonce(this.key('nonce'), action, user?.id ?? 0, this.sessionOf(user), this.now());
+  }
+
+  checkNonce(nonce: string | undefined | null, action: string, user: AuthUser | null): boolean {
+    return verifyNonce(this.key('nonce'), nonce, action, user?.id ?? 0, this.sessionOf(user), this.now()) !== 0;
+  }
+
+  // first start
+
+  /**
+   * Contract §1: with no users at all, creates `admin` (administrator) with BILLING_ADMIN_PASSWORD or a
+   * generated password, plus an application password, and hands both to `announce` once. Instances
+   * starting together take turns on a transaction lock, so only one creates it.
+   */
+  async ensureFirstAdmin(announce: (text: string) => void): Promise<FirstAdmin | null> {
+    const given = this.config.adminPassword;
+    const password = given ?? randomBytes(18).toString('base64url');
+    // an address to change later; the site's host name when it is a domain name
+    const site = new URL(this.config.baseUrl).hostname;
+    const host = /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i.test(site) ? site : 'localhost.localdomain';
+    const user = await this.db.transaction(async (tx) => {
+      await tx.query(`select pg_advisory_xact_lock(hashtext('billing_first_admin'))`);
+      const rows = await tx.query<{ n: number }>('select count(*)::int as n from billing_users');
+      if (rows[0]!.n > 0) return null;
+      return this.users.create({ login: 'admin', email: `admin@${host}`, role: ADMINISTRATOR, password, display_name: 'Administrator' }, SYSTEM, tx);
+    });
+    if (!user) return null;
+    const app = await this.appPasswords.create(user, 'first start', SYSTEM);
+    this.log.info({ login: user.login }, 'created the first administrator');
+    announce([
+      '',
+      '======================================================================',
+      ` Created the administrator "${user.login}" (shown once, keep it safe)`,
+      ` Password:             ${given ? '(from BILLING_ADMIN_PASSWORD)' : password}`,
+      ` Application password: ${app.password}`,
+      ` Sign in at ${this.config.baseUrl}/wp-login.php`,
+      '======================================================================',
+      '',
+    ].join('\n'));
+    return { login: user.login, password: given ? null : password, appPassword: app.password };
+  }
+
+  /** Takes the roles and capabilities plugins declare (the plugin manager's sink). */
+  sink(): ContributionSink {
+    return {
+      load: (def) => this.roles.add(def.name, { capabilities: def.capabilities, roles: def.roles, grants: def.grants }),
+      unload: (name) => this.roles.removeOwner(name),
+    };
+  }
+
+  /** The actor of a request made by `user`, for the audit log. */
+  static actor(user: AuthUser | null, ip: string | null | undefined): Actor {
+    return user ? { id: user.id, name: user.login, ip: ip ?? null } : { id: null, name: 'visitor', ip: ip ?? null };
+  }
+}

@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import type { Database, Tx } from '../db/database.ts';
+import type { AuthUser } from '../http/auth.ts';
+import { safeEqual } from './safe-equal.ts';
+import { keyedHash } from './secret.ts';
+
+export const SESSION_COOKIE = 'billing_logged_in';
+export const SESSION_SECONDS = 48 * 60 * 60;
+export const REMEMBER_SECONDS = 14 * 24 * 60 * 60;
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+export interface SessionStart {
+  token: string;
+  /** Seconds the cookie lives: only a remembered session outlives the browser. */
+  maxAge: number | undefined;
+  expiresAt: Date;
+}
+
+/**
+ * Sign-in sessions, kept in the database (so any instance serves any session) under a keyed hash of
+ * their token: the table alone does not let anyone sign in. The token (32 random bytes) is the cookie's
+ * value and the session part of every nonce.
+ */
+export class SessionStore {
+  private readonly db: Database;
+  private readonly key: () => Buffer;
+
+  constructor(db: Database, key: () => Buffer) {
+    this.db = db;
+    this.key = key;
+  }
+
+  private hash(token: string): string {
+    return keyedHash(this.key(), token);
+  }
+
+  async start(tx: Tx, userId: number, remember: boolean, ip: string | null, userAgent: string | null): Promise<SessionStart> {
+    const token = randomBytes(32).toString('base64url');
+    const seconds = remember ? REMEMBER_SECONDS : SESSION_SECONDS;
+    const expiresAt = new Date(Date.now() + seconds * 1000);
+    // a sign-in is also when the user's own expired sessions are swept
+    await tx.query('delete from billing_sessions where user_id = $1 and expires_at <= now()', [userId]);
+    await tx.query('insert into billing_sessions (token_hash, user_id, expires_at, ip, user_agent) values ($1, $2, $3, $4, $5)',
+      [this.hash(token), userId, expiresAt.toISOString(), ip, userAgent?.slice(0, 500) ?? null]);
+    return { token, maxAge: remember ? seconds : undefined, expiresAt };
+  }
+
+  /** The signed-in user of a live session, or null. One indexed query. */
+  async user(token: string | undefined): Promise<AuthUser | null> {
+    if (!token || !TOKEN.test(token)) return null;
+    const hash = this.hash(token);
+    const rows = await this.db.query<{ token_hash: string; id: number; login: string; role: string }>(
+      `select s.token_hash, u.id, u.login, u.role from billing_sessions s join billing_users u on u.id = s.user_id
+        where s.token_hash = $1 and s.expires_at > now()`, [hash]);
+    const row = rows[0];
+    if (!row || !safeEqual(row.token_hash, hash)) return null;
+    return { id: row.id, login: row.login, roles: [row.role] };
+  }
+
+  async end(tx: Tx | Database, token: string | undefined): Promise<number | null> {
+    if (!token || !TOKEN.test(token)) return null;
+    const rows = await tx.query<{ user_id: number }>('delete from billing_sessions where token_hash = $1 returning user_id', [this.hash(token)]);
+    return rows[0]?.user_id ?? null;
+  }
+}
