@@ -34,6 +34,15 @@ export function createApp(parts: AppParts): Express {
     res.status(ok ? 200 : 503).json(ok ? { status: 'ok' } : { status: 'unavailable' });
   });
 
+  // WordPress announces its REST API on every page; `WPAPI.discover(site)` starts with HEAD on the site root
+  app.get('/', (_req, res) => {
+    res.setHeader('Link', `<${parts.rest.baseUrl}/wp-json/>; rel="https://api.w.org/"`);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.status(200).type('text/html; charset=UTF-8')
+      .end('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Billing</title></head>'
+        + '<body><p><a href="/wp-admin/">Billing administration</a></p></body></html>');
+  });
+
   const restBody = [
     express.json({ limit: BODY_LIMIT, type: ['application/json', '+json'] }),
     express.urlencoded({ limit: BODY_LIMIT, extended: false }),

@@ -23,9 +23,26 @@ export interface AjaxAction {
   /** Also granted to holders of this capability (the legacy table's `manage_options`). */
   legacyCapability?: string;
   nopriv?: boolean;
+  /**
+   * Signed-in actions check `_wpnonce` for `billing_admin` unless this is false (WordPress's
+   * `rest-nonce`, which hands out a nonce and so cannot ask for one).
+   */
+  nonce?: boolean;
   /** What the request carries, for docs/ajax.md. */
   fields?: Record<string, string>;
+  /** Data for `{success: true, data}`, or an AjaxText to answer plain text (as admin-ajax's `exit(...)`). */
   handler(req: AjaxRequest): Promise<unknown>;
+}
+
+/** A plain-text answer from an AJAX action (WordPress actions that `exit()` a value, like `rest-nonce`). */
+export class AjaxText {
+  readonly text: string;
+  readonly status: number;
+
+  constructor(text: string, status = 200) {
+    this.text = text;
+    this.status = status;
+  }
 }
 
 export interface WebhookRequest {

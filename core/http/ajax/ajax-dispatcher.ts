@@ -4,7 +4,7 @@ import type { Logger } from '../../log.ts';
 import { OwnedRegistry } from '../../owned-registry.ts';
 import type { Authenticator } from '../auth.ts';
 import { ajaxErrorBody } from '../error-bodies.ts';
-import type { AjaxAction, AjaxRequest, WebhookAction } from './ajax-action.ts';
+import { AjaxText, type AjaxAction, type AjaxRequest, type WebhookAction } from './ajax-action.ts';
 
 type Entry = { kind: 'ajax'; def: AjaxAction; legacy: boolean } | { kind: 'webhook'; def: WebhookAction };
 
@@ -65,12 +65,13 @@ export class AjaxDispatcher {
       if (!user) {
         if (!def.nopriv) return sendText(res, 400, '0');
       } else if (!def.nopriv) {
-        if (!nonceValid) return sendText(res, 403, '-1');
+        if (def.nonce !== false && !nonceValid) return sendText(res, 403, '-1');
         if (def.capability !== null && !(await this.allowed(def, entry.legacy, areq))) {
           throw new BillingError('billing_forbidden', 'Sorry, you are not allowed to do that.');
         }
       }
       const data = await def.handler(areq);
+      if (data instanceof AjaxText) return sendText(res, data.status, data.text);
       sendJson(res, { status: 200, body: { success: true, data: data ?? null }, headers: {} });
     } catch (err) {
       if (!(err instanceof BillingError)) this.log.error({ err, action }, 'AJAX action failed');

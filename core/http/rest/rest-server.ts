@@ -26,7 +26,7 @@ interface CompiledRoute {
 export class RestServer {
   readonly routes = new OwnedRegistry<RestRoute>('REST route');
   private compiled: CompiledRoute[] | null = null;
-  private readonly baseUrl: string;
+  readonly baseUrl: string;
   auth: Authenticator;
   private readonly log: Logger;
 
@@ -79,7 +79,11 @@ export class RestServer {
       };
       const out = await endpoint.route.handler(rreq);
       const response = out instanceof RestResponse ? out : new RestResponse(out);
-      for (const [k, v] of Object.entries(response.headers)) res.setHeader(k, v);
+      for (const [k, v] of Object.entries(response.headers)) {
+        // a route's Link (prev/next of a collection) joins the discovery link rather than replacing it
+        if (k.toLowerCase() === 'link') res.setHeader('Link', `${res.getHeader('Link')}, ${v}`);
+        else res.setHeader(k, v);
+      }
       if (response.raw) {
         res.status(response.status).type(response.raw.contentType);
         res.end(method === 'HEAD' ? undefined : response.raw.body);
