@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Router } from 'express';
+import { Admin } from './admin/admin.ts';
 import type { Config } from './config.ts';
 import { CORE_MIGRATIONS } from './db/core-migrations.ts';
 import { Database } from './db/database.ts';
@@ -8,9 +9,10 @@ import { EMBEDDED_MAX_CONNECTIONS, openEmbedded, type EmbeddedDatabase } from '.
 import { migrate } from './db/migrations.ts';
 import { currentRevision } from './db/revision.ts';
 import { HookRegistry, pluginHooks } from './hooks/registry.ts';
+import { Identity } from './identity/identity.ts';
+import { identityRoutes } from './identity/rest-routes.ts';
 import { AjaxDispatcher } from './http/ajax/ajax-dispatcher.ts';
 import { createApp } from './http/app.ts';
-import { NOBODY } from './http/auth.ts';
 import { RestServer } from './http/rest/rest-server.ts';
 import { JobScheduler } from './jobs/scheduler.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -29,6 +31,11 @@ export interface KernelOptions {
   log?: Logger;
   /** Serve HTTP and run jobs (the server); the CLI boots without either. */
   serve?: boolean;
+  /**
+   * Where the first start's one-time administrator credentials are written (stdout by default; never
+   * the log, which must not hold passwords).
+   */
+  announce?: (text: string) => void;
 }
 
 /**
@@ -45,6 +52,8 @@ export class Kernel {
   readonly jobs: JobScheduler;
   readonly rest: RestServer;
   readonly ajax: AjaxDispatcher;
+  readonly identity: Identity;
+  readonly admin: Admin;
   readonly api: ServiceApi = {};
   /** Routers of core modules (admin screens, public pages), mounted after REST and AJAX. */
   readonly routers: Router[] = [];
@@ -62,13 +71,19 @@ export class Kernel {
     this.options = new OptionsStore(db, this.hooks);
     this.options.declare('core', CORE_SETTINGS);
     this.jobs = new JobScheduler(db, log.child({ part: 'jobs' }));
-    this.rest = new RestServer(config.baseUrl, NOBODY, log);
-    this.ajax = new AjaxDispatcher(NOBODY, log);
+    this.identity = new Identity({ db, hooks: this.hooks, config, log: log.child({ part: 'identity' }) });
+    this.rest = new RestServer(config.baseUrl, this.identity.auth, log);
+    this.ajax = new AjaxDispatcher(this.identity.auth, log);
+    for (const route of identityRoutes(this.identity)) this.rest.add('core', route);
+    this.admin = new Admin(this);
+    for (const action of this.admin.ajaxActions()) this.ajax.add('core', action);
+    this.routers.push(this.admin.router());
     this.plugins = new PluginManager({
       db, hooks: this.hooks, options: this.options, log: log.child({ part: 'plugins' }),
       contextFor: (def) => this.pluginContext(def),
     });
     for (const sink of pluginSinks(this)) this.plugins.addSink(sink);
+    this.plugins.addSink(this.identity.sink());
   }
 
   static async boot(config: Config, opts: KernelOptions = {}): Promise<Kernel> {
@@ -89,10 +104,14 @@ export class Kernel {
       throw err;
     }
     const kernel = new Kernel(config, log, db, embedded);
+    await kernel.identity.init();
     kernel.plugins.register(await discoverPlugins(config.pluginDirs, config.packageRoot));
     await kernel.plugins.sync();
     kernel.revision = await currentRevision(db);
-    if (opts.serve) await kernel.serve();
+    if (opts.serve) {
+      await kernel.identity.ensureFirstAdmin(opts.announce ?? ((text) => process.stdout.write(`${text}\n`)));
+      await kernel.serve();
+    }
     return kernel;
   }
 

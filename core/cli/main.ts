@@ -5,9 +5,16 @@ import { createLogger } from '../log.ts';
 import pino from 'pino';
 import type { Command } from './command.ts';
 import { coreCommands } from './commands/core-commands.ts';
+import { identityCommands } from './commands/identity-commands.ts';
 
 /** Every command of `billing`; modules append theirs. */
-export const COMMANDS: Command[] = [...coreCommands];
+export const COMMANDS: Command[] = [...coreCommands, ...identityCommands];
+
+/**
+ * The options a command takes with a value (`--email <e>`), so that the value is not read as a
+ * positional argument. Without this, an unknown `--name value` is a boolean followed by a positional.
+ */
+export type CommandOptions = Record<string, { type: 'string' | 'boolean' }>;
 
 function usage(): string {
   return ['Usage:', ...COMMANDS.map((c) => `  ${c.usage} [--format json]`)].join('\n');
@@ -27,8 +34,21 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`Error: ${(err as Error).message}\n`);
     return 2;
   }
-  const { positionals, values } = parsed;
-  const found = find(positionals);
+  let { positionals, values } = parsed;
+  let found = find(positionals);
+  const declared = (found?.command as (Command & { options?: CommandOptions }) | undefined)?.options;
+  if (found && declared) {
+    try {
+      ({ positionals, values } = parseArgs({
+        args: argv, allowPositionals: true, strict: false,
+        options: { format: { type: 'string' }, help: { type: 'boolean' }, ...declared },
+      }));
+    } catch (err) {
+      process.stderr.write(`Error: ${(err as Error).message}\n`);
+      return 2;
+    }
+    found = { command: found.command, args: positionals.slice(found.command.words.length) };
+  }
   if (!found || values.help) {
     (found || values.help ? process.stdout : process.stderr).write(usage() + '\n');
     return found || values.help ? 0 : 2;

@@ -9,6 +9,7 @@ import type { JobDefinition, JobRun } from '../jobs/scheduler.ts';
 import type { Logger } from '../log.ts';
 import type { OptionsStore } from '../options/options.ts';
 import type { SettingsDeclaration } from '../options/option-map.ts';
+import { CAPABILITY_NAME } from '../identity/capabilities.ts';
 import { validCron } from '../jobs/scheduler.ts';
 import { ajv } from '../validation/ajv.ts';
 import type { ServiceApi } from '../service-api.ts';
@@ -104,6 +105,11 @@ export function definePlugin<T extends PluginDefinition>(def: T): Readonly<T> {
   for (const job of def.jobs ?? []) {
     if (!validCron(job.schedule)) throw new Error(`${where}: job ${job.hook} has an invalid schedule "${job.schedule}"`);
   }
+  const roleNames = [
+    ...(def.capabilities ?? []), ...Object.keys(def.grants ?? {}), ...Object.values(def.grants ?? {}).flat(),
+    ...(def.roles ?? []).flatMap((r) => [r.name, ...r.capabilities]),
+  ];
+  for (const n of roleNames) if (!CAPABILITY_NAME.test(n)) throw new Error(`${where}: "${n}" is not a snake_case role or capability name`);
   const migrations = def.migrations ?? [];
   if (new Set(migrations.map((m) => m.name)).size !== migrations.length) throw new Error(`${where}: migration names repeat`);
   return Object.freeze(def);

@@ -1,0 +1,131 @@
+import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import { BODY_LIMIT } from '../http/app.ts';
+import type { AuthUser } from '../http/auth.ts';
+import { NONCE_ADMIN, NONCE_LOGOUT, NONCE_REST } from '../identity/nonces.ts';
+import type { Kernel } from '../kernel.ts';
+import { ADMIN_SCRIPT } from './admin-script.ts';
+import { html } from './html.ts';
+import { ADMIN_SCRIPT_PATH, loginPage, messagePage, shell } from './layout.ts';
+import type { AdminScreens } from './screens.ts';
+
+const SCREEN_SLUG = /^[a-z0-9-]+\.php$/;
+
+/**
+ * The admin pages: `/wp-login.php` (form sign-in and logout) and `/wp-admin/…` (the shell and its
+ * screens). Cookie sessions only. Pages are never cached, may not be framed, and run no inline script.
+ */
+export function adminRouter(kernel: Kernel, screens: AdminScreens): Router {
+  const router = express.Router({ strict: true });
+  const identity = kernel.identity;
+
+  router.use(['/wp-login.php', '/wp-admin'], (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store, no-cache, must-revalidate');
+    res.setHeader('X-Frame-Options', 'SAMEORIGIN');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+    res.setHeader('Content-Security-Policy',
+      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'self'; form-action 'self'; base-uri 'none'");
+    next();
+  });
+
+  router.get('/wp-login.php', async (req, res) => {
+    if (req.query.action === 'logout') return logout(req, res);
+    sendHtml(res, 200, loginPage({
+      siteName: await siteName(kernel), login: '', error: false,
+      message: req.query.loggedout === 'true' ? 'You are now logged out.' : null,
+      redirectTo: safeRedirect(req.query.redirect_to),
+    }));
+  });
+
+  router.post('/wp-login.php', express.urlencoded({ limit: BODY_LIMIT, extended: false }), async (req, res) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const log = typeof body.log === 'string' ? body.log.trim() : '';
+    const pwd = typeof body.pwd === 'string' ? body.pwd : '';
+    const redirectTo = safeRedirect(body.redirect_to);
+    const signedIn = log && pwd
+      ? await identity.signIn(log, pwd, {
+        remember: Boolean(body.rememberme), ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null,
+        previousToken: identity.sessionToken(req),
+      })
+      : null;
+    if (!signedIn) {
+      // the same answer whether the user exists or not
+      return sendHtml(res, 200, loginPage({ siteName: await siteName(kernel), login: log, error: true, message: null, redirectTo }));
+    }
+    res.setHeader('Set-Cookie', identity.sessionCookie(signedIn.session));
+    res.redirect(302, redirectTo);
+  });
+
+  router.get(ADMIN_SCRIPT_PATH, (_req, res) => {
+    res.status(200).type('text/javascript; charset=UTF-8').end(ADMIN_SCRIPT);
+  });
+
+  router.get('/wp-admin', (_req, res) => res.redirect(301, '/wp-admin/'));
+  router.get(['/wp-admin/', '/wp-admin/:slug'], async (req, res) => {
+    const slug = typeof req.params.slug === 'string' ? req.params.slug : 'index.php';
+    const user = await identity.sessionUser(req);
+    if (!user) return res.redirect(302, `/wp-login.php?redirect_to=${encodeURIComponent(req.originalUrl)}&reauth=1`);
+    const screen = SCREEN_SLUG.test(slug) ? screens.get(slug) : undefined;
+    if (!screen) return sendHtml(res, 404, messagePage('Not Found', html`<p>There is no such page. <a href="/wp-admin/">Back to the dashboard</a>.</p>`));
+    if (screen.capability && !(await identity.userCan(user, screen.capability))) {
+      return sendHtml(res, 403, messagePage('Forbidden', html`<p>Sorry, you are not allowed to access this page. <a href="/wp-admin/">Back to the dashboard</a>.</p>`));
+    }
+    const can = (cap: string) => identity.userCan(user, cap);
+    const adminNonce = identity.createNonce(NONCE_ADMIN, user);
+    const body = await screen.render({ kernel, user, adminNonce, query: req.query as Record<string, unknown>, can });
+    const menu = [];
+    for (const s of screens.ordered()) {
+      if (!s.capability || (await can(s.capability))) {
+        menu.push({ href: s.slug === 'index.php' ? '/wp-admin/' : `/wp-admin/${s.slug}`, title: s.title, current: s.slug === screen.slug });
+      }
+    }
+    const profile = await identity.users.byId(user.id);
+    sendHtml(res, 200, shell({
+      title: screen.title, siteName: await siteName(kernel), userName: profile?.display_name ?? user.login,
+      adminNonce, restNonce: identity.createNonce(NONCE_REST, user), restRoot: `${kernel.config.baseUrl}/wp-json/`,
+      logoutUrl: logoutUrl(kernel, user), menu, body,
+    }));
+  });
+
+  router.use(['/wp-login.php', '/wp-admin'], ((err, _req, res, next) => {
+    if (res.headersSent || !(err?.status >= 400 && err?.status < 500)) return next(err);
+    sendHtml(res, err.status, messagePage('Bad Request', html`<p>The request could not be read.</p>`));
+  }) as ErrorRequestHandler);
+
+  /** Contract §3: GET /wp-login.php?action=logout&_wpnonce=… (nonce action `log-out`). */
+  async function logout(req: Request, res: Response): Promise<void> {
+    const user = await identity.sessionUser(req);
+    if (!user) {
+      res.setHeader('Set-Cookie', identity.clearedSessionCookie());
+      return res.redirect(302, '/wp-login.php?loggedout=true');
+    }
+    const nonce = typeof req.query._wpnonce === 'string' ? req.query._wpnonce : undefined;
+    if (!identity.checkNonce(nonce, NONCE_LOGOUT, user)) {
+      // as WordPress: a stale or missing nonce asks first instead of signing out on a forged link
+      return sendHtml(res, 403, messagePage('Log out?', html`<p>Do you really want to <a href="${logoutUrl(kernel, user)}">log out</a>?</p>`));
+    }
+    await identity.signOut(identity.sessionToken(req), req.ip ?? null);
+    res.setHeader('Set-Cookie', identity.clearedSessionCookie());
+    res.redirect(302, '/wp-login.php?loggedout=true');
+  }
+
+  return router;
+}
+
+export function logoutUrl(kernel: Kernel, user: AuthUser): string {
+  return `/wp-login.php?action=logout&_wpnonce=${kernel.identity.createNonce(NONCE_LOGOUT, user)}`;
+}
+
+/** Only paths inside the admin area: anything else (another host, `//host`) goes to the dashboard. */
+function safeRedirect(value: unknown): string {
+  if (typeof value === 'string' && /^\/wp-admin\/[^\\]*$/.test(value) && !value.startsWith('//')) return value;
+  return '/wp-admin/';
+}
+
+async function siteName(kernel: Kernel): Promise<string> {
+  return kernel.options.get('company_name');
+}
+
+function sendHtml(res: Response, status: number, body: string): void {
+  res.status(status).type('text/html; charset=UTF-8').end(body);
+}
