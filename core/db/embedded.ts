@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 /**
@@ -49,7 +50,8 @@ export async function openEmbedded(dataDir: string, socketDir?: string): Promise
     if (await socketAnswers(socketPath)) return { url: urlFor(dir), close: async () => {} };
     rmSync(socketPath, { force: true }); // left by a process that died
   }
-  const db = await PGlite.create(inMemory ? undefined : join(dataDir, 'pgdata'));
+  // pg_trgm: the substring search of document lists (a contrib module on a real PostgreSQL)
+  const db = await PGlite.create(inMemory ? undefined : join(dataDir, 'pgdata'), { extensions: { pg_trgm } });
   const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: EMBEDDED_MAX_CONNECTIONS });
   await server.start();
   return {

@@ -1,12 +1,14 @@
+import type { BillingDocument } from '../documents/document.ts';
+
 /**
- * The model types that hooks carry. Each document module widens its entry by declaration merging when
- * it lands, so the hook map never imports the modules (and they can import the hooks without a cycle).
+ * The model types that hooks carry. Type-only imports: the hook map needs the shapes, not the
+ * modules, so there is no import cycle at run time.
  */
 export interface HookModels {
-  invoice: { id: number; [field: string]: unknown };
-  quote: { id: number; [field: string]: unknown };
+  invoice: BillingDocument;
+  quote: BillingDocument;
   payment: { id: number; [field: string]: unknown };
-  creditNote: { id: number; [field: string]: unknown };
+  creditNote: BillingDocument;
   client: { id: number; [field: string]: unknown };
   user: { id: number; [field: string]: unknown };
 }

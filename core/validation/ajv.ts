@@ -1,5 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { isCurrency } from '../money/currencies.ts';
+import { isCountry } from '../tax/countries.ts';
 
 /**
  * The one ajv instance. Schemas are the single source of request checking, OPTIONS answers and docs;
@@ -19,6 +21,11 @@ ajv.addFormat('date-ymd', {
     return d.getUTCFullYear() === +m[1]! && d.getUTCMonth() === +m[2]! - 1 && d.getUTCDate() === +m[3]!;
   },
 });
+
+ajv.addFormat('currency', { type: 'string', validate: (s: string) => isCurrency(s) });
+ajv.addFormat('country', { type: 'string', validate: (s: string) => isCountry(s) });
+// `invalidMessage`: the message to give when a parameter fails, where ajv's own would mislead
+ajv.addKeyword({ keyword: 'invalidMessage', schemaType: 'string' });
 
 const cache = new WeakMap<object, ValidateFunction>();
 

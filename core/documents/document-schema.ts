@@ -1,0 +1,73 @@
+import type { ArgSchema } from '../http/rest/route.ts';
+
+/**
+ * The request fields of a document, as ajv schemas: the REST server validates `POST /invoices` with
+ * them, OPTIONS shows them, the AJAX builder actions check their JSON with them, and docs quote them.
+ * Exactness rules that JSON Schema cannot state (at most 4 decimals, due ≥ issue date, a fixed discount
+ * within the subtotal) are checked by the document service, with the same 400 shape.
+ */
+export const ITEM_SCHEMA = {
+  type: 'object',
+  required: ['name', 'quantity', 'price'],
+  properties: {
+    name: { type: 'string', minLength: 1, pattern: '\\S', maxLength: 500, description: 'What was sold' },
+    description: { type: 'string', maxLength: 5000 },
+    quantity: { type: ['number', 'string'], description: 'Greater than 0, at most 4 decimals' },
+    price: { type: ['number', 'string'], description: 'Unit price, 0 or more, at most 4 decimals' },
+    taxable: { type: 'boolean', default: true },
+  },
+} as const;
+
+const dateArg = (description: string): ArgSchema => ({ type: 'string', format: 'date-ymd', description });
+
+export const DOCUMENT_ARGS: Record<string, ArgSchema> = {
+  items: { type: 'array', required: true, minItems: 1, maxItems: 500, items: ITEM_SCHEMA, description: 'At least one item' },
+  client_id: { type: 'integer', minimum: 1, description: 'A client (user with role billing_client); fills the customer' },
+  customer_name: { type: 'string', maxLength: 200, description: 'Overrides the client\'s name' },
+  customer_email: { type: 'string', format: 'email', maxLength: 254, description: 'Overrides the client\'s e-mail' },
+  customer_country: { type: 'string', format: 'country', description: 'ISO 3166-1 alpha-2' },
+  customer_vat_number: { type: 'string', maxLength: 40 },
+  status: {
+    type: 'string', enum: ['draft', 'available'], default: 'draft',
+    invalidMessage: 'status must be draft or available: payment statuses are set by recording payments.',
+  },
+  number: { type: 'string', minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9][A-Za-z0-9_./-]*$', description: 'Omit to take the next number of the sequence' },
+  issue_date: dateArg('Y-m-d; today in the site timezone when omitted'),
+  due_date: dateArg('Y-m-d, not before issue_date; issue date + payment_terms_days when omitted'),
+  title: { type: 'string', maxLength: 500 },
+  notes: { type: 'string', maxLength: 20000 },
+  terms: { type: 'string', maxLength: 20000 },
+  currency: { type: 'string', format: 'currency', description: 'ISO 4217; option currency when omitted' },
+  discount: {
+    type: 'object',
+    // `required` at this level is WordPress's boolean; the object's own required keys go in allOf
+    allOf: [{ required: ['type', 'value'] }],
+    properties: { type: { type: 'string', enum: ['percent', 'fixed'] }, value: { type: ['number', 'string'] } },
+    description: 'A percent of the subtotal, or a fixed amount not above it',
+  },
+};
+
+export const QUOTE_ARGS: Record<string, ArgSchema> = {
+  ...DOCUMENT_ARGS,
+  expiry_date: dateArg('Y-m-d; after it the quote shows as expired'),
+};
+
+/** The body a document is created or saved from (REST body, AJAX `invoice`/`quote` JSON, in-process). */
+export interface DocumentInput {
+  items: Array<{ name: string; description?: string; quantity: number | string; price: number | string; taxable?: boolean }>;
+  client_id?: number;
+  customer_name?: string;
+  customer_email?: string;
+  customer_country?: string;
+  customer_vat_number?: string;
+  status?: 'draft' | 'available';
+  number?: string;
+  issue_date?: string;
+  due_date?: string;
+  expiry_date?: string;
+  title?: string;
+  notes?: string;
+  terms?: string;
+  currency?: string;
+  discount?: { type: 'percent' | 'fixed'; value: number | string } | null;
+}

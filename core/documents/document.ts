@@ -1,0 +1,112 @@
+import { timestamp } from '../db/database.ts';
+import type { TaxCategory } from '../tax/index.ts';
+import type { DocumentKind } from './numbering.ts';
+
+export type InvoiceStatus = 'draft' | 'available' | 'partial' | 'paid' | 'unpaid' | 'cancelled';
+export type QuoteStatus = 'draft' | 'available' | 'accepted' | 'declined' | 'cancelled';
+
+export interface DocumentItem {
+  name: string;
+  description: string;
+  /** Exact decimals as text: quantity and price up to 4 places, amount at the currency's minor unit. */
+  quantity: string;
+  price: string;
+  amount: string;
+  taxable: boolean;
+}
+
+export interface Customer {
+  name: string;
+  email: string;
+  country: string;
+  vat: string;
+  company: string;
+  address: string;
+}
+
+/** Money of a document, exact decimal text in its currency (e.g. "1234.50"). */
+export interface StoredTotals {
+  subtotal: string;
+  discount: string;
+  tax: string;
+  total: string;
+  paid: string;
+  credited: string;
+  due: string;
+}
+
+/**
+ * A document as the service works with it. The access key is deliberately not a field: it is read
+ * only where a public link is built (`DocumentStore.accessKey`), so no representation can carry it.
+ */
+export interface BillingDocument {
+  id: number;
+  kind: DocumentKind;
+  number: string;
+  status: string;
+  trashed: boolean;
+  title: string;
+  currency: string;
+  issueDate: string;
+  dueDate: string | null;
+  expiryDate: string | null;
+  clientId: number | null;
+  customer: Customer;
+  items: DocumentItem[];
+  discount: { type: 'percent' | 'fixed'; value: string } | null;
+  tax: { category: TaxCategory; statement: string; rate: string };
+  totals: StoredTotals;
+  notes: string;
+  terms: string;
+  viewed: { count: number; first: Date | null; last: Date | null };
+  sentAt: Date | null;
+  accepted: { at: string; by: string; reason?: string } | null;
+  declined: { at: string; by: string; reason?: string } | null;
+  invoiceId: number | null;
+  parentId: number | null;
+  reason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Every column but the access key: what list and get queries select. */
+export const DOCUMENT_COLUMNS = `id, kind, number, status, trashed_at, title, currency, issue_date::text, due_date::text,
+  expiry_date::text, client_id, customer_name, customer_email, customer_country, customer_vat, customer_company,
+  customer_address, items, discount_type, discount_value::text, tax_category, tax_statement, tax_rate::text,
+  subtotal::text, discount::text, tax::text, total::text, paid::text, credited::text, due::text, notes, terms,
+  viewed_count, viewed_first, viewed_last, sent_at, accepted, declined, invoice_id, parent_id, reason, created_at, updated_at`;
+
+export function documentFromRow(r: Record<string, any>): BillingDocument {
+  return {
+    id: Number(r.id),
+    kind: r.kind,
+    number: r.number,
+    status: r.status,
+    trashed: r.trashed_at !== null,
+    title: r.title,
+    currency: r.currency,
+    issueDate: r.issue_date,
+    dueDate: r.due_date,
+    expiryDate: r.expiry_date,
+    clientId: r.client_id,
+    customer: {
+      name: r.customer_name, email: r.customer_email, country: r.customer_country, vat: r.customer_vat,
+      company: r.customer_company, address: r.customer_address,
+    },
+    items: r.items,
+    discount: r.discount_type ? { type: r.discount_type, value: r.discount_value } : null,
+    tax: { category: r.tax_category, statement: r.tax_statement, rate: r.tax_rate },
+    totals: { subtotal: r.subtotal, discount: r.discount, tax: r.tax, total: r.total, paid: r.paid, credited: r.credited, due: r.due },
+    notes: r.notes,
+    terms: r.terms,
+    viewed: { count: r.viewed_count, first: timestamp(r.viewed_first), last: timestamp(r.viewed_last) },
+    sentAt: timestamp(r.sent_at),
+    accepted: r.accepted,
+    declined: r.declined,
+    invoiceId: r.invoice_id === null ? null : Number(r.invoice_id),
+    parentId: r.parent_id === null ? null : Number(r.parent_id),
+    reason: r.reason,
+    createdAt: timestamp(r.created_at)!,
+    updatedAt: timestamp(r.updated_at)!,
+  };
+}

@@ -1,0 +1,99 @@
+import { audit, type Actor } from '../audit.ts';
+import type { Tx } from '../db/database.ts';
+import { BillingError } from '../errors.ts';
+import type { DocumentInput } from './document-schema.ts';
+import { DOCUMENT_COLUMNS, documentFromRow, type BillingDocument } from './document.ts';
+import { DocumentService, notFound, type CreateContext, type ServiceDeps } from './document-service.ts';
+import { listDocuments, type ListQuery, type ListResult } from './list-query.ts';
+
+/** Statuses an invoice is in once issued; it never goes back to draft. */
+export const ISSUED = ['available', 'partial', 'paid', 'unpaid', 'cancelled'] as const;
+
+/**
+ * Invoices, in process: the one path REST, AJAX, the CLI, the recurring addon and quote conversion all
+ * take, so every creation is numbered the same way and fires `billing_invoice_created`.
+ */
+export class InvoiceService extends DocumentService {
+  constructor(deps: ServiceDeps) {
+    super(deps, 'invoice');
+  }
+
+  async create(input: DocumentInput, ctx: CreateContext): Promise<BillingDocument> {
+    const status = input.status ?? 'draft';
+    if (status !== 'draft' && status !== 'available') {
+      throw new BillingError('rest_invalid_param', 'status must be draft or available: payment statuses are set by recording payments.', { params: { status: 'status must be draft or available.' } });
+    }
+    const invoice = await this.db.transaction(async (tx) => {
+      const doc = await this.insert(tx, input, status, ctx.actor);
+      tx.afterCommit(() => this.hooks.doAction('billing_invoice_created', doc.id, doc, { source: ctx.source }));
+      return doc;
+    });
+    return invoice;
+  }
+
+  list(query: ListQuery): Promise<ListResult> {
+    return listDocuments(this.db, this.options, 'invoice', query);
+  }
+
+  /**
+   * Saves the builder's state. A draft takes every field; an issued invoice is locked except its notes
+   * (corrections are credit notes). Saving with status `available` issues a draft.
+   */
+  async update(id: number, input: DocumentInput, actor: Actor): Promise<BillingDocument> {
+    return this.db.transaction(async (tx) => {
+      const doc = await this.find(id, tx, true);
+      if (!doc || doc.trashed) throw notFound();
+      let updated: BillingDocument;
+      if (doc.status === 'draft') {
+        updated = await this.rewrite(tx, doc, input, actor);
+        if (input.status === 'available') updated = await this.setStatus(tx, updated, 'available', actor);
+      } else {
+        if (await this.changesMoreThanNotes(tx, doc, input)) {
+          throw new BillingError('billing_rest_invalid_state', 'An issued invoice can only change its notes; correct it with a credit note.');
+        }
+        const rows = await tx.query(`update billing_documents set notes = $2, updated_at = now() where id = $1 returning ${DOCUMENT_COLUMNS}`,
+          [id, input.notes ?? doc.notes]);
+        await audit(tx, actor, { action: 'invoice.update', objectType: 'invoice', objectId: id, details: { notes: true } });
+        updated = documentFromRow(rows[0]!);
+      }
+      const final = updated;
+      tx.afterCommit(() => this.hooks.doAction('billing_invoice_updated', id, final));
+      return final;
+    });
+  }
+
+  async trash(id: number, actor: Actor): Promise<BillingDocument> {
+    const doc = await this.moveToTrash(id, actor);
+    await this.hooks.doAction('billing_invoice_trashed', id, doc);
+    return doc;
+  }
+
+  async restore(id: number, actor: Actor): Promise<BillingDocument> {
+    const doc = await this.restoreFromTrash(id, actor);
+    await this.hooks.doAction('billing_invoice_restored', id, doc);
+    return doc;
+  }
+
+  /** A new draft with the same customer, items and terms, numbered anew. */
+  async duplicate(id: number, ctx: CreateContext): Promise<BillingDocument> {
+    const src = await this.get(id);
+    return this.create({
+      items: src.items.map(({ name, description, quantity, price, taxable }) => ({ name, description, quantity, price, taxable })),
+      client_id: src.clientId ?? undefined,
+      customer_name: src.customer.name, customer_email: src.customer.email,
+      customer_country: src.customer.country || undefined, customer_vat_number: src.customer.vat,
+      title: src.title, notes: src.notes, terms: src.terms, currency: src.currency,
+      discount: src.discount,
+    }, ctx);
+  }
+
+  /** Changes the stored status in `tx`, firing `billing_invoice_status_changed` after commit. */
+  async setStatus(tx: Tx, doc: BillingDocument, status: string, actor: Actor): Promise<BillingDocument> {
+    if (doc.status === status) return doc;
+    await tx.query('update billing_documents set status = $2, updated_at = now() where id = $1', [doc.id, status]);
+    await audit(tx, actor, { action: 'invoice.status', objectType: 'invoice', objectId: doc.id, details: { from: doc.status, to: status } });
+    const updated = { ...doc, status };
+    tx.afterCommit(() => this.hooks.doAction('billing_invoice_status_changed', doc.id, updated, doc.status, status));
+    return updated;
+  }
+}

@@ -1,0 +1,85 @@
+import type { HookRegistry } from '../hooks/registry.ts';
+import { Decimal, Money, isCurrency } from '../money/index.ts';
+import type { BillingDocument, StoredTotals } from './document.ts';
+import { OPEN_STATUSES } from './list-query.ts';
+import { siteDate, siteDateTime } from './site-time.ts';
+
+export interface RepresentationContext {
+  baseUrl: string;
+  timezone: string;
+  hooks: HookRegistry;
+  /** The REST request, passed to the `billing_rest_*` filters. */
+  request?: unknown;
+}
+
+const money = (value: string, currency: string) => (isCurrency(currency) ? Money.parse(value, currency).toNumber() : Number(value));
+
+function totalsJson(t: StoredTotals, currency: string) {
+  return {
+    subtotal: money(t.subtotal, currency), discount: money(t.discount, currency), tax: money(t.tax, currency),
+    total: money(t.total, currency), paid: money(t.paid, currency), credited: money(t.credited, currency), due: money(t.due, currency),
+  };
+}
+
+/** Derived, never stored: past its due date (site timezone) with an amount still due. */
+export function isOverdue(doc: BillingDocument, today: string): boolean {
+  return doc.kind === 'invoice' && doc.dueDate !== null && doc.dueDate < today
+    && OPEN_STATUSES.includes(doc.status) && !Money.parse(doc.totals.due, doc.currency as never).isZero();
+}
+
+/** A quote past its expiry date shows as `expired` while it is still open. */
+export function quoteStatus(doc: BillingDocument, today: string): string {
+  const open = doc.status === 'draft' || doc.status === 'available';
+  return open && doc.expiryDate !== null && doc.expiryDate < today ? 'expired' : doc.status;
+}
+
+/** The fields invoices and quotes share, in the interface's shape. Money as numbers in minor units' precision. */
+function common(doc: BillingDocument, ctx: RepresentationContext, route: string) {
+  const at = (d: Date | null) => (d ? siteDateTime(d, ctx.timezone) : null);
+  return {
+    id: doc.id,
+    number: doc.number,
+    title: doc.title,
+    status: doc.status,
+    viewed: { count: doc.viewed.count, first: at(doc.viewed.first), last: at(doc.viewed.last) },
+    issue_date: doc.issueDate,
+    customer: { name: doc.customer.name, email: doc.customer.email, country: doc.customer.country, vat: doc.customer.vat },
+    client_id: doc.clientId,
+    currency: doc.currency,
+    totals: totalsJson(doc.totals, doc.currency),
+    items: doc.items.map((i) => ({
+      name: i.name, description: i.description,
+      quantity: Decimal.parse(i.quantity).toNumber(), price: Decimal.parse(i.price).toNumber(),
+      amount: money(i.amount, doc.currency), taxable: i.taxable,
+    })),
+    discount: doc.discount ? { type: doc.discount.type, value: Decimal.parse(doc.discount.value).toNumber() } : null,
+    tax_treatment: { category: doc.tax.category, statement: doc.tax.statement },
+    notes: doc.notes,
+    terms: doc.terms,
+    date_created: at(doc.createdAt),
+    date_modified: at(doc.updatedAt),
+    links: { pdf: `${ctx.baseUrl}/wp-json/billing/v1/${route}/${doc.id}/pdf` },
+  };
+}
+
+/** `billing_model_to_array` then `billing_rest_invoice` (contract §2). */
+export async function invoiceRepresentation(doc: BillingDocument, ctx: RepresentationContext): Promise<Record<string, unknown>> {
+  const today = siteDate(new Date(), ctx.timezone);
+  const data = { ...common(doc, ctx, 'invoices'), due_date: doc.dueDate, overdue: isOverdue(doc, today) };
+  const arrayed = await ctx.hooks.applyFilters('billing_model_to_array', data, doc);
+  return ctx.hooks.applyFilters('billing_rest_invoice', arrayed, doc, ctx.request);
+}
+
+export async function quoteRepresentation(doc: BillingDocument, ctx: RepresentationContext): Promise<Record<string, unknown>> {
+  const today = siteDate(new Date(), ctx.timezone);
+  const data = {
+    ...common(doc, ctx, 'quotes'),
+    status: quoteStatus(doc, today),
+    expiry_date: doc.expiryDate,
+    accepted: doc.accepted,
+    declined: doc.declined,
+    invoice_id: doc.invoiceId,
+  };
+  const arrayed = await ctx.hooks.applyFilters('billing_model_to_array', data, doc);
+  return ctx.hooks.applyFilters('billing_rest_quote', arrayed, doc, ctx.request);
+}
