@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type { Router } from 'express';
 import { Admin } from './admin/admin.ts';
 import type { Config } from './config.ts';
-import { CORE_MIGRATIONS } from './db/core-migrations.ts';
 import { Database } from './db/database.ts';
-import { EMBEDDED_MAX_CONNECTIONS, openEmbedded, type EmbeddedDatabase } from './db/embedded.ts';
-import { migrate } from './db/migrations.ts';
+import { Documents } from './documents/documents.ts';
+import { EMBEDDED_POOL, openEmbedded, type EmbeddedDatabase } from './db/embedded.ts';
+import { migrateCore } from './schema.ts';
 import { currentRevision } from './db/revision.ts';
 import { HookRegistry, pluginHooks } from './hooks/registry.ts';
 import { Identity } from './identity/identity.ts';
@@ -54,7 +54,8 @@ export class Kernel {
   readonly ajax: AjaxDispatcher;
   readonly identity: Identity;
   readonly admin: Admin;
-  readonly api: ServiceApi = {};
+  readonly documents: Documents;
+  readonly api: ServiceApi;
   /** Routers of core modules (admin screens, public pages), mounted after REST and AJAX. */
   readonly routers: Router[] = [];
   private server: Server | null = null;
@@ -75,6 +76,9 @@ export class Kernel {
     this.rest = new RestServer(config.baseUrl, this.identity.auth, log);
     this.ajax = new AjaxDispatcher(this.identity.auth, log);
     for (const route of identityRoutes(this.identity)) this.rest.add('core', route);
+    this.documents = new Documents({ db, options: this.options, hooks: this.hooks, config });
+    for (const route of this.documents.restRoutes()) this.rest.add('core', route);
+    this.api = { invoices: this.documents.invoices };
     this.admin = new Admin(this);
     for (const action of this.admin.ajaxActions()) this.ajax.add('core', action);
     this.routers.push(this.admin.router());
@@ -95,9 +99,9 @@ export class Kernel {
       url = embedded.url;
       log.info({ dataDir: config.dataDir }, 'using the embedded database');
     }
-    const db = await Database.connect({ url, poolMax: config.databaseUrl ? 10 : Math.floor(EMBEDDED_MAX_CONNECTIONS / 2), log });
+    const db = await Database.connect({ url, poolMax: config.databaseUrl ? 10 : EMBEDDED_POOL, log });
     try {
-      await migrate(db, 'core', CORE_MIGRATIONS);
+      await migrateCore(db);
     } catch (err) {
       await db.close();
       await embedded?.close();

@@ -1,7 +1,9 @@
+import type { InvoiceService } from './documents/invoice-service.ts';
+
 /**
  * The typed in-process API (contract §2): what REST, AJAX, the CLI and plugins all call, so every path
- * runs the same code. Each domain module adds its service here as it lands.
+ * runs the same code. In-process calls need no authentication and run every filter and action.
  */
 export interface ServiceApi {
-  [service: string]: unknown;
+  invoices: InvoiceService;
 }

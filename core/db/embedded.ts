@@ -16,7 +16,14 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
  * statements together; session state (SET, LISTEN, session advisory locks) is therefore shared, and
  * the service uses none of it.
  */
-export const EMBEDDED_MAX_CONNECTIONS = 8;
+/**
+ * Connections the socket server accepts. Node's server drops any beyond this with a reset, and pools
+ * close and reopen connections as they go idle, so it is well above what the pools use together
+ * (the server's 4 plus a CLI's); the queries of all of them run one at a time on PGlite anyway.
+ */
+export const EMBEDDED_MAX_CONNECTIONS = 32;
+/** The pool of one process on the embedded database. */
+export const EMBEDDED_POOL = 4;
 
 export interface EmbeddedDatabase {
   url: string;

@@ -1,7 +1,5 @@
 import { Database } from '../../core/db/database.ts';
-import { CORE_MIGRATIONS } from '../../core/db/core-migrations.ts';
-import { migrate } from '../../core/db/migrations.ts';
-import { DOCUMENT_MIGRATIONS } from '../../core/documents/migrations.ts';
+import { migrateCore } from '../../core/schema.ts';
 import { HookRegistry } from '../../core/hooks/registry.ts';
 import { silentLogger } from '../../core/log.ts';
 import { CORE_SETTINGS } from '../../core/options/option-map.ts';
@@ -21,8 +19,7 @@ export interface Services {
 export async function services(url: string, poolMax = usingPostgres ? 10 : 3): Promise<Services> {
   const log = silentLogger();
   const db = await Database.connect({ url, poolMax, log });
-  await migrate(db, 'core', CORE_MIGRATIONS);
-  await migrate(db, 'documents', DOCUMENT_MIGRATIONS);
+  await migrateCore(db);
   const hooks = new HookRegistry(log);
   const options = new OptionsStore(db, hooks);
   options.declare('core', CORE_SETTINGS);

@@ -1,6 +1,5 @@
 import { CLI } from '../../audit.ts';
-import { CORE_MIGRATIONS } from '../../db/core-migrations.ts';
-import { migrate } from '../../db/migrations.ts';
+import { migrateCore } from '../../schema.ts';
 import type { OptionMap } from '../../options/option-map.ts';
 import { table, type Command } from '../command.ts';
 
@@ -11,7 +10,7 @@ export const coreCommands: Command[] = [
     words: ['migrate'],
     usage: 'billing migrate',
     // booting migrates the core; this also reports what was (still) pending
-    run: async (k) => ({ applied: await migrate(k.db, 'core', CORE_MIGRATIONS) }),
+    run: async (k) => ({ applied: await migrateCore(k.db) }),
     text: () => 'Database is up to date.',
   },
   {

@@ -235,7 +235,9 @@ function validateArgs(args: Record<string, ArgSchema>, schema: object, groups: R
     for (const e of check.errors ?? []) {
       const name = e.instancePath.split('/')[1] ?? String(e.params?.missingProperty ?? '');
       if (!name || invalid[name]) continue;
-      invalid[name] = `${name}${e.instancePath.split('/').slice(2).map((p) => `[${p}]`).join('')} ${describeErrors([{ ...e, instancePath: '' }])}.`;
+      const own = args[name]?.invalidMessage;
+      invalid[name] = typeof own === 'string' ? own
+        : `${name}${e.instancePath.split('/').slice(2).map((p) => `[${p}]`).join('')} ${describeErrors([{ ...e, instancePath: '' }])}.`;
       details[name] = { code: 'rest_invalid_param', message: invalid[name], data: { keyword: e.keyword, params: e.params } };
     }
     throw new BillingError('rest_invalid_param', `Invalid parameter(s): ${Object.keys(invalid).join(', ')}`, { params: invalid, details });
