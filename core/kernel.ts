@@ -78,6 +78,7 @@ export class Kernel {
     for (const route of identityRoutes(this.identity)) this.rest.add('core', route);
     this.documents = new Documents({ db, options: this.options, hooks: this.hooks, config });
     for (const route of this.documents.restRoutes()) this.rest.add('core', route);
+    for (const action of this.documents.ajaxActions()) this.ajax.add('core', action);
     this.api = { invoices: this.documents.invoices };
     this.admin = new Admin(this);
     for (const action of this.admin.ajaxActions()) this.ajax.add('core', action);
