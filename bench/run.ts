@@ -2,8 +2,9 @@
 // throughput and p99 next to a bare baseline measured in the same run, and their ratio.
 import { benchEnv, formatRow, type Scenario } from './harness.ts';
 import { foundation } from './scenarios/foundation.ts';
+import { pdf } from './scenarios/pdf.ts';
 
-const SCENARIOS: Scenario[] = [foundation];
+const SCENARIOS: Scenario[] = [foundation, pdf];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const env = benchEnv();

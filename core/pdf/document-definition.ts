@@ -1,0 +1,284 @@
+// The layout of invoices, quotes and credit notes: a pure function from the document model to a pdfmake
+// definition (plain data, so it can be hashed, cached and sent to a render worker), and the async step
+// that passes it through a filter (the core's `billing_pdf_document`).
+import type { Content, ContentTable, TableCell, TDocumentDefinitions, Watermark } from 'pdfmake/interfaces.js';
+import type { PdfDocumentKind, PdfDocumentModel, PdfDocumentStatus, TaxCategory } from './document-model.ts';
+import { FONT_FAMILY } from './fonts.ts';
+import { countryName, formatDate, formatMoney, isZero } from './format.ts';
+import { HEADER_FILL, RULE_COLOR } from './table-layouts.ts';
+
+/** Receives the built definition and the document; returns the definition to render. */
+export type PdfDefinitionFilter = (
+  definition: TDocumentDefinitions,
+  document: PdfDocumentModel,
+) => TDocumentDefinitions | Promise<TDocumentDefinitions>;
+
+export interface BuildPdfOptions {
+  /** e.g. the core's `billing_pdf_document` filter. */
+  filter?: PdfDefinitionFilter;
+  /** Default `A4`. */
+  pageSize?: PageSizeName;
+}
+
+export type PageSizeName = 'A4' | 'LETTER';
+
+const PAGE_WIDTH: Record<PageSizeName, number> = { A4: 595.28, LETTER: 612 };
+const MARGIN = 48;
+
+const INK = '#1f2937';
+const MUTED = '#6b7280';
+const ACCENT = '#0f4c81';
+
+const KIND_LABEL: Record<PdfDocumentKind, string> = { invoice: 'Invoice', quote: 'Quote', credit_note: 'Credit note' };
+
+const STATUS: Record<PdfDocumentStatus, { label: string; color: string; mark?: boolean }> = {
+  draft: { label: 'Draft', color: '#6b7280', mark: true },
+  available: { label: 'Open', color: ACCENT },
+  partial: { label: 'Partially paid', color: '#b45309' },
+  paid: { label: 'Paid', color: '#15803d', mark: true },
+  unpaid: { label: 'Unpaid', color: '#b45309' },
+  cancelled: { label: 'Cancelled', color: '#b91c1c', mark: true },
+  accepted: { label: 'Accepted', color: '#15803d' },
+  declined: { label: 'Declined', color: '#b91c1c' },
+  expired: { label: 'Expired', color: '#6b7280' },
+  issued: { label: 'Issued', color: ACCENT },
+};
+
+const TAX_LABEL: Record<TaxCategory, string> = {
+  standard: 'Tax',
+  reverse_charge: 'Reverse charge',
+  export: 'Export',
+  exempt: 'Tax exempt',
+};
+
+/** The definition of a document, before any filter. Pure: the same document gives the same definition. */
+export function pdfDefinition(doc: PdfDocumentModel, pageSize: PageSizeName = 'A4'): TDocumentDefinitions {
+  const width = PAGE_WIDTH[pageSize] - 2 * MARGIN;
+  const money = (amount: string) => formatMoney(amount, doc.currency);
+  const status = STATUS[doc.status] ?? { label: String(doc.status), color: MUTED };
+  const kind = KIND_LABEL[doc.kind];
+
+  const content: Content[] = [
+    header(doc, kind, status),
+    rule(width, [0, 14, 0, 12]),
+    parties(doc, money),
+  ];
+  if (doc.title.trim()) content.push({ text: doc.title, style: 'title' });
+  if (doc.kind === 'credit_note' && doc.creditNote) {
+    content.push({
+      margin: [0, 14, 0, 0],
+      text: [{ text: 'Reason: ', bold: true }, doc.creditNote.reason],
+    });
+  }
+  content.push(items(doc, money), totals(doc, money));
+  if (doc.taxTreatment.statement.trim()) content.push(taxStatement(doc));
+  for (const [label, text] of [['Notes', doc.notes], ['Terms', doc.terms]] as const) {
+    if (text.trim()) content.push({ stack: [{ text: label.toUpperCase(), style: 'label' }, { text, margin: [0, 3, 0, 0] }], margin: [0, 12, 0, 0], unbreakable: true });
+  }
+
+  const footerLine = [doc.company.name, doc.company.email, `${kind} ${doc.number}`].filter((s) => s.trim()).join('  ·  ');
+  const definition: TDocumentDefinitions = {
+    pageSize,
+    pageMargins: [MARGIN, 40, MARGIN, 52],
+    info: {
+      title: `${kind} ${doc.number}`,
+      author: doc.company.name,
+      subject: doc.title || `${kind} ${doc.number} for ${doc.customer.name}`,
+      creator: doc.company.name,
+      // From the document, not the clock: the same document renders to the same bytes. (It crosses to a
+      // render worker as an ISO string, and the worker makes it a Date again.)
+      creationDate: new Date(`${doc.issueDate.slice(0, 10)}T00:00:00.000Z`),
+    },
+    language: 'en',
+    content,
+    footer: { text: footerLine, alignment: 'center', fontSize: 7.5, color: MUTED, margin: [MARGIN, 18, MARGIN, 0] },
+    defaultStyle: { font: FONT_FAMILY, fontSize: 9.5, color: INK, lineHeight: 1.05 },
+    styles: {
+      label: { fontSize: 7.5, bold: true, color: MUTED, characterSpacing: 0.6 },
+      title: { fontSize: 12, bold: true, margin: [0, 14, 0, 0] },
+      tableHeader: { fontSize: 7.5, bold: true, color: MUTED, characterSpacing: 0.6 },
+      muted: { color: MUTED },
+    },
+  };
+  if (doc.company.logo) definition.images = { logo: doc.company.logo };
+  if (status.mark) definition.watermark = statusMark(status.label.toUpperCase(), status.color);
+  return definition;
+}
+
+/** Builds the definition and passes it through `options.filter`. */
+export async function buildPdfDefinition(doc: PdfDocumentModel, options: BuildPdfOptions = {}): Promise<TDocumentDefinitions> {
+  const definition = pdfDefinition(doc, options.pageSize);
+  return options.filter ? options.filter(definition, doc) : definition;
+}
+
+function header(doc: PdfDocumentModel, kind: string, status: { label: string; color: string }): Content {
+  const company: Content[] = [];
+  if (doc.company.logo) company.push({ image: 'logo', fit: [150, 56], margin: [0, 0, 0, 8] });
+  company.push({ text: doc.company.name, fontSize: 13, bold: true });
+  company.push(...lines(doc.company.address).map((text): Content => ({ text, style: 'muted' })));
+  if (doc.company.email) company.push({ text: doc.company.email, style: 'muted' });
+  if (doc.company.vat) company.push({ text: `VAT ${doc.company.vat}`, style: 'muted' });
+
+  return {
+    columns: [
+      { width: '*', stack: company },
+      {
+        width: 'auto',
+        stack: [
+          { text: kind.toUpperCase(), fontSize: 24, bold: true, color: ACCENT, alignment: 'right', characterSpacing: 1 },
+          { text: doc.number, fontSize: 12, bold: true, alignment: 'right', margin: [0, 2, 0, 6] },
+          {
+            columns: [
+              { width: '*', text: '' },
+              {
+                width: 'auto',
+                table: { body: [[{ text: status.label.toUpperCase(), color: '#ffffff', fillColor: status.color, fontSize: 7.5, bold: true, margin: [6, 1, 6, 1] }]] },
+                layout: 'noBorders',
+              },
+            ],
+          },
+        ],
+      },
+    ],
+    columnGap: 24,
+  };
+}
+
+function parties(doc: PdfDocumentModel, money: (a: string) => string): Content {
+  const c = doc.customer;
+  const billTo: Content[] = [
+    { text: doc.kind === 'quote' ? 'PREPARED FOR' : 'BILL TO', style: 'label', margin: [0, 0, 0, 3] },
+    { text: c.name, fontSize: 11, bold: true },
+    ...lines(c.address ?? '').map((text): Content => ({ text })),
+  ];
+  if (c.country) billTo.push({ text: countryName(c.country) });
+  if (c.email) billTo.push({ text: c.email, style: 'muted' });
+  if (c.vat) billTo.push({ text: `VAT ${c.vat}`, style: 'muted' });
+
+  const facts: [string, string][] = [['Issue date', formatDate(doc.issueDate)]];
+  if (doc.kind === 'invoice' && doc.dueDate) facts.push(['Due date', formatDate(doc.dueDate)]);
+  if (doc.kind === 'quote' && doc.expiryDate) facts.push(['Valid until', formatDate(doc.expiryDate)]);
+  if (doc.kind === 'credit_note' && doc.creditNote) facts.push(['Credits invoice', doc.creditNote.invoiceNumber]);
+  facts.push(['Currency', doc.currency.toUpperCase()]);
+
+  const headline: [string, string] = doc.kind === 'invoice' ? ['Amount due', doc.totals.due]
+    : doc.kind === 'quote' ? ['Quote total', doc.totals.total] : ['Credit total', doc.totals.total];
+  const body: TableCell[][] = facts.map(([label, value]) => [{ text: label, style: 'muted' }, { text: value, alignment: 'right' }]);
+  body.push([
+    { text: headline[0], bold: true, style: 'muted' },
+    { text: money(headline[1]), bold: true, fontSize: 12, color: ACCENT, alignment: 'right' },
+  ]);
+
+  return {
+    columns: [
+      { width: '*', stack: billTo },
+      { width: 210, table: { widths: ['*', 'auto'], body }, layout: 'billingPairs' },
+    ],
+    columnGap: 24,
+  };
+}
+
+function items(doc: PdfDocumentModel, money: (a: string) => string): ContentTable {
+  const head = ['Description', 'Qty', 'Unit price', 'Amount'].map((text, i) => ({
+    text: text.toUpperCase(), style: 'tableHeader', alignment: i === 0 ? 'left' as const : 'right' as const,
+  }));
+  const rows = doc.items.map((item) => [
+    {
+      stack: [
+        { text: item.name, bold: true },
+        ...(item.description.trim() ? [{ text: item.description, fontSize: 8.5, color: MUTED, margin: [0, 1, 0, 0] as [number, number, number, number] }] : []),
+      ],
+    },
+    { text: item.quantity, alignment: 'right' as const },
+    { text: money(item.price), alignment: 'right' as const },
+    { text: money(item.amount), alignment: 'right' as const },
+  ]);
+  return {
+    margin: [0, 12, 0, 0],
+    table: { headerRows: 1, dontBreakRows: true, widths: ['*', 44, 82, 88], body: [head, ...rows] },
+    layout: 'billingItems',
+  };
+}
+
+function totals(doc: PdfDocumentModel, money: (a: string) => string): Content {
+  const t = doc.totals;
+  const pairs: [string, string][] = [['Subtotal', money(t.subtotal)]];
+  if (!isZero(t.discount)) pairs.push(['Discount', `-${money(t.discount)}`]);
+  const taxLabel = doc.taxTreatment.category === 'standard' ? 'Tax' : `Tax (${TAX_LABEL[doc.taxTreatment.category].toLowerCase()})`;
+  pairs.push([taxLabel, money(t.tax)]);
+
+  const final: [string, string][] = [];
+  if (doc.kind === 'invoice') {
+    const settled: [string, string][] = [];
+    if (!isZero(t.paid)) settled.push(['Paid', `-${money(t.paid)}`]);
+    if (!isZero(t.credited)) settled.push(['Credited', `-${money(t.credited)}`]);
+    final.push(['Total', money(t.total)], ...settled, ['Amount due', money(t.due)]);
+  } else {
+    final.push([doc.kind === 'quote' ? 'Total' : 'Credit total', money(t.total)]);
+  }
+
+  const row = ([label, value]: [string, string], strong = false) => [
+    { text: label, bold: strong, color: strong ? INK : MUTED },
+    { text: value, bold: strong, alignment: 'right' as const },
+  ];
+  const last = final.length - 1;
+  return {
+    columns: [
+      { width: '*', text: '' },
+      {
+        width: 230,
+        unbreakable: true,
+        stack: [
+          { table: { widths: ['*', 'auto'], body: pairs.map((p) => row(p)) }, layout: 'billingPairs' },
+          {
+            table: {
+              widths: ['*', 'auto'],
+              body: final.map((p, i) => {
+                const r = row(p, i === 0 || i === last);
+                if (i === last) for (const cell of r) Object.assign(cell, { fontSize: 12, color: i === 0 ? INK : ACCENT });
+                return r;
+              }),
+            },
+            layout: 'billingTotal',
+            margin: [0, 4, 0, 0],
+          },
+        ],
+      },
+    ],
+    margin: [0, 12, 0, 0],
+  };
+}
+
+function taxStatement(doc: PdfDocumentModel): Content {
+  return {
+    margin: [0, 14, 0, 0],
+    unbreakable: true,
+    table: {
+      widths: [3, '*'],
+      body: [[
+        { text: '', fillColor: ACCENT },
+        {
+          fillColor: HEADER_FILL,
+          margin: [8, 6, 8, 6],
+          stack: [
+            { text: TAX_LABEL[doc.taxTreatment.category].toUpperCase(), style: 'label' },
+            { text: doc.taxTreatment.statement, margin: [0, 2, 0, 0] },
+          ],
+        },
+      ]],
+    },
+    layout: 'noBorders',
+  };
+}
+
+function statusMark(text: string, color: string): Watermark {
+  return { text, color, opacity: 0.12, bold: true, font: FONT_FAMILY };
+}
+
+function rule(width: number, margin: [number, number, number, number]): Content {
+  return { canvas: [{ type: 'line', x1: 0, y1: 0, x2: width, y2: 0, lineWidth: 0.8, lineColor: RULE_COLOR }], margin };
+}
+
+function lines(text: string): string[] {
+  return text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+}

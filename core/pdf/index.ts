@@ -1,0 +1,22 @@
+/**
+ * PDFs of invoices, quotes and credit notes: a pure builder from the document model to a pdfmake
+ * definition (with a filter hook point for `billing_pdf_document`), and a renderer that renders in a
+ * pool of worker threads and never renders the same final definition twice.
+ *
+ *   const pdfs = new PdfRenderer();                        // at boot; `await pdfs.close()` at shutdown
+ *   const { bytes, etag } = await pdfs.renderDocument(model, {
+ *     filter: async (definition) => (await hooks.applyFilters('billing_pdf_document',
+ *       definition as unknown as Record<string, unknown>, invoice)) as unknown as TDocumentDefinitions,
+ *   });
+ *
+ * A filter returns plain data: table layouts by name (see `table-layouts.ts`), images as data: URLs.
+ */
+export type {
+  PdfCompany, PdfCustomer, PdfDocumentKind, PdfDocumentModel, PdfDocumentStatus, PdfLineItem, PdfTaxTreatment,
+  PdfTotals, TaxCategory,
+} from './document-model.ts';
+export { buildPdfDefinition, type BuildPdfOptions, type PageSizeName, pdfDefinition, type PdfDefinitionFilter } from './document-definition.ts';
+export { PdfRenderer, type PdfRendererOptions, type PdfRendererStats, type RenderedPdf } from './pdf-renderer.ts';
+export { PdfRenderPool, type RenderPoolOptions } from './render-pool.ts';
+export { FONT_FAMILY } from './fonts.ts';
+export { formatDate, formatMoney } from './format.ts';

@@ -1,0 +1,119 @@
+// PDFs for the rest of the service: a definition in, bytes and an ETag out. Rendering happens in a
+// worker pool (the event loop never lays out a page); the result is cached by the hash of the final
+// definition, so an unchanged document is rendered once, however often and however concurrently it is
+// asked for.
+import { createHash } from 'node:crypto';
+import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import { canonicalJson } from './canonical-json.ts';
+import { buildPdfDefinition, type BuildPdfOptions } from './document-definition.ts';
+import type { PdfDocumentModel } from './document-model.ts';
+import { rendererFingerprint } from './fonts.ts';
+import { PdfCache } from './pdf-cache.ts';
+import { PdfRenderPool } from './render-pool.ts';
+
+export interface PdfRendererOptions {
+  /** Worker threads; default min(2, available cores). */
+  poolSize?: number;
+  /** Bound of the in-memory cache, in bytes of PDF; default 64 MiB. 0 disables caching (not sharing). */
+  cacheMaxBytes?: number;
+}
+
+export interface RenderedPdf {
+  /** The PDF. Shared with the cache and other callers: do not modify. */
+  bytes: Buffer;
+  /** A strong HTTP entity tag, quotes included, e.g. `"q1w2…"`: the same for the same definition. */
+  etag: string;
+  /** SHA-256 (base64url) of the renderer's fingerprint and the definition's canonical JSON. */
+  hash: string;
+  /** `rendered` by this call, taken from the `cache`, or `shared` with a render already under way. */
+  source: 'rendered' | 'cache' | 'shared';
+}
+
+export interface PdfRendererStats {
+  /** Definitions actually rendered by a worker. */
+  renders: number;
+  cacheHits: number;
+  /** Calls that joined a render of the same hash already under way. */
+  shared: number;
+  cacheEntries: number;
+  cacheBytes: number;
+}
+
+export class PdfRenderer {
+  readonly pool: PdfRenderPool;
+  readonly #cache: PdfCache;
+  readonly #inFlight = new Map<string, Promise<{ bytes: Buffer; etag: string }>>();
+  readonly #fingerprint = rendererFingerprint();
+  #renders = 0;
+  #hits = 0;
+  #shared = 0;
+
+  constructor(options: PdfRendererOptions = {}) {
+    this.pool = new PdfRenderPool({ size: options.poolSize });
+    this.#cache = new PdfCache(options.cacheMaxBytes ?? 64 * 1024 * 1024);
+  }
+
+  /**
+   * Builds the definition of a document (through `filter`, e.g. the core's `billing_pdf_document`) and
+   * renders it.
+   */
+  async renderDocument(document: PdfDocumentModel, options: BuildPdfOptions = {}): Promise<RenderedPdf> {
+    return this.render(await buildPdfDefinition(document, options));
+  }
+
+  /** Renders a definition of plain JSON data, or returns the bytes of an identical one rendered before. */
+  async render(definition: TDocumentDefinitions): Promise<RenderedPdf> {
+    const json = canonicalJson(definition);
+    const hash = this.#hash(json);
+    const hit = this.#cache.get(hash);
+    if (hit) {
+      this.#hits++;
+      return { ...hit, hash, source: 'cache' };
+    }
+    const running = this.#inFlight.get(hash);
+    if (running) {
+      this.#shared++;
+      return { ...(await running), hash, source: 'shared' };
+    }
+    const rendering = (async () => {
+      this.#renders++;
+      const bytes = await this.pool.render(json);
+      const pdf = { bytes, etag: `"${hash}"` };
+      this.#cache.set(hash, pdf);
+      return pdf;
+    })();
+    this.#inFlight.set(hash, rendering);
+    try {
+      return { ...(await rendering), hash, source: 'rendered' };
+    } finally {
+      this.#inFlight.delete(hash);
+    }
+  }
+
+  /**
+   * The ETag a definition renders with, without rendering it: a conditional request (`If-None-Match`)
+   * can be answered 304 before any PDF work.
+   */
+  etagOf(definition: TDocumentDefinitions): string {
+    return `"${this.#hash(canonicalJson(definition))}"`;
+  }
+
+  /** Starts the workers now rather than on the first render (each loads pdfmake and fonts, ~0.5 s). */
+  warmUp(): Promise<void> {
+    return this.pool.warmUp();
+  }
+
+  stats(): PdfRendererStats {
+    return { renders: this.#renders, cacheHits: this.#hits, shared: this.#shared, cacheEntries: this.#cache.size, cacheBytes: this.#cache.bytes };
+  }
+
+  /** Terminates the workers (renders still queued are rejected) and empties the cache. */
+  async close(): Promise<void> {
+    await this.pool.close();
+    this.#cache.clear();
+  }
+
+  #hash(json: string): string {
+    return createHash('sha256').update(this.#fingerprint).update('\n').update(json).digest('base64url');
+  }
+}
