@@ -79,7 +79,7 @@ export class Kernel {
     this.documents = new Documents({ db, options: this.options, hooks: this.hooks, config });
     for (const route of this.documents.restRoutes()) this.rest.add('core', route);
     for (const action of this.documents.ajaxActions()) this.ajax.add('core', action);
-    this.api = { invoices: this.documents.invoices };
+    this.api = { invoices: this.documents.invoices, quotes: this.documents.quotes };
     this.admin = new Admin(this);
     for (const action of this.admin.ajaxActions()) this.ajax.add('core', action);
     this.routers.push(this.admin.router());

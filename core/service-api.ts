@@ -1,4 +1,5 @@
 import type { InvoiceService } from './documents/invoice-service.ts';
+import type { QuoteService } from './documents/quote-service.ts';
 
 /**
  * The typed in-process API (contract §2): what REST, AJAX, the CLI and plugins all call, so every path
@@ -6,4 +7,5 @@ import type { InvoiceService } from './documents/invoice-service.ts';
  */
 export interface ServiceApi {
   invoices: InvoiceService;
+  quotes: QuoteService;
 }

@@ -5,9 +5,10 @@ import type { AjaxAction } from '../http/ajax/ajax-action.ts';
 import type { RestRoute } from '../http/rest/route.ts';
 import type { OptionsStore } from '../options/options.ts';
 import { invoiceAjaxActions } from './invoice-ajax.ts';
-import { invoiceRoutes } from './invoice-routes.ts';
+import { documentRoutes } from './document-routes.ts';
 import { InvoiceService } from './invoice-service.ts';
 import { quoteAjaxActions } from './quote-ajax.ts';
+import { QuoteService } from './quote-service.ts';
 
 /** What the document engine's routes and actions are given. */
 export interface DocumentsContext {
@@ -16,21 +17,24 @@ export interface DocumentsContext {
   hooks: HookRegistry;
   config: Config;
   invoices: InvoiceService;
+  quotes: QuoteService;
 }
 
 /** The document engine: its services (the in-process API) and what it serves over HTTP. */
 export class Documents {
   readonly invoices: InvoiceService;
+  readonly quotes: QuoteService;
   private readonly ctx: DocumentsContext;
 
   constructor(deps: { db: Database; options: OptionsStore; hooks: HookRegistry; config: Config }) {
     this.invoices = new InvoiceService(deps);
-    this.ctx = { ...deps, invoices: this.invoices };
+    this.quotes = new QuoteService(deps, this.invoices);
+    this.ctx = { ...deps, invoices: this.invoices, quotes: this.quotes };
   }
 
   restRoutes(): RestRoute[] {
     const { options, hooks, config } = this.ctx;
-    return [...invoiceRoutes({ invoices: this.invoices, options, hooks, baseUrl: config.baseUrl })];
+    return [...documentRoutes({ invoices: this.invoices, quotes: this.quotes, options, hooks, baseUrl: config.baseUrl })];
   }
 
   ajaxActions(): AjaxAction[] {

@@ -1,6 +1,7 @@
 import { audit, type Actor } from '../audit.ts';
 import type { Tx } from '../db/database.ts';
 import { BillingError } from '../errors.ts';
+import { invalidParam } from '../validation/invalid-param.ts';
 import type { DocumentInput } from './document-schema.ts';
 import { DOCUMENT_COLUMNS, documentFromRow, type BillingDocument } from './document.ts';
 import { DocumentService, notFound, type CreateContext, type ServiceDeps } from './document-service.ts';
@@ -19,16 +20,18 @@ export class InvoiceService extends DocumentService {
   }
 
   async create(input: DocumentInput, ctx: CreateContext): Promise<BillingDocument> {
+    return this.db.transaction((tx) => this.createIn(tx, input, ctx));
+  }
+
+  /** Creates inside a caller's transaction (quote conversion); the action fires after that commits. */
+  async createIn(tx: Tx, input: DocumentInput, ctx: CreateContext): Promise<BillingDocument> {
     const status = input.status ?? 'draft';
     if (status !== 'draft' && status !== 'available') {
-      throw new BillingError('rest_invalid_param', 'status must be draft or available: payment statuses are set by recording payments.', { params: { status: 'status must be draft or available.' } });
+      throw invalidParam('status', 'status must be draft or available: payment statuses are set by recording payments.');
     }
-    const invoice = await this.db.transaction(async (tx) => {
-      const doc = await this.insert(tx, input, status, ctx.actor);
-      tx.afterCommit(() => this.hooks.doAction('billing_invoice_created', doc.id, doc, { source: ctx.source }));
-      return doc;
-    });
-    return invoice;
+    const doc = await this.insert(tx, input, status, ctx.actor);
+    tx.afterCommit(() => this.hooks.doAction('billing_invoice_created', doc.id, doc, { source: ctx.source }));
+    return doc;
   }
 
   list(query: ListQuery): Promise<ListResult> {

@@ -76,4 +76,18 @@ export const DOCUMENT_MIGRATIONS: Migration[] = [
       ) where trashed_at is null;
     `,
   },
+  {
+    name: '0002_quote_tokens',
+    up: `
+      -- one-time tokens of the public quote page's Accept / Decline forms; only their hash is kept
+      create table billing_quote_tokens (
+        token_hash text primary key,
+        quote_id bigint not null references billing_documents (id),
+        created_at timestamptz not null default now(),
+        expires_at timestamptz not null,
+        used_at timestamptz
+      );
+      create index billing_quote_tokens_quote on billing_quote_tokens (quote_id);
+    `,
+  },
 ];

@@ -1,0 +1,156 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { audit, type Actor } from '../audit.ts';
+import type { Tx } from '../db/database.ts';
+import { BillingError } from '../errors.ts';
+import type { DocumentInput } from './document-schema.ts';
+import { DOCUMENT_COLUMNS, documentFromRow, type BillingDocument } from './document.ts';
+import { DocumentService, notFound, type CreateContext, type ServiceDeps } from './document-service.ts';
+import type { InvoiceService } from './invoice-service.ts';
+import { listDocuments, type ListQuery, type ListResult } from './list-query.ts';
+import { quoteStatus } from './representation.ts';
+import { siteDate, siteDateTime } from './site-time.ts';
+
+/** How long an Accept / Decline token of the public page stays good (contract §6). */
+export const QUOTE_TOKEN_DAYS = 7;
+
+export interface QuoteAnswer {
+  token: string;
+  reason?: string;
+  signature?: string;
+  ip?: string;
+}
+
+const hash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+const invalidToken = () => new BillingError('billing_invalid_token', 'This link is no longer valid.');
+
+/**
+ * Quotes: their own sequence (`QUO-`), statuses draft → available → accepted / declined (expired is
+ * derived from `expiry_date`), and the visitor's answer through a single-use token minted by each
+ * rendering of the public page. Accepting converts the quote per option `quote_accept_action`.
+ */
+export class QuoteService extends DocumentService {
+  private readonly invoices: InvoiceService;
+
+  constructor(deps: ServiceDeps, invoices: InvoiceService) {
+    super(deps, 'quote');
+    this.invoices = invoices;
+  }
+
+  async create(input: DocumentInput, ctx: CreateContext): Promise<BillingDocument> {
+    const status = input.status ?? 'draft';
+    return this.db.transaction(async (tx) => {
+      const doc = await this.insert(tx, input, status, ctx.actor);
+      tx.afterCommit(() => this.hooks.doAction('billing_quote_created', doc.id, doc));
+      return doc;
+    });
+  }
+
+  list(query: ListQuery): Promise<ListResult> {
+    return listDocuments(this.db, this.options, 'quote', query);
+  }
+
+  /** Saves the builder's state while the quote is open (draft or available, expired or not). */
+  async update(id: number, input: DocumentInput, actor: Actor): Promise<BillingDocument> {
+    return this.db.transaction(async (tx) => {
+      const doc = await this.find(id, tx, true);
+      if (!doc || doc.trashed) throw notFound();
+      if (doc.status !== 'draft' && doc.status !== 'available') {
+        throw new BillingError('billing_rest_invalid_state', `A ${doc.status} quote can no longer be changed.`);
+      }
+      let updated = await this.rewrite(tx, doc, input, actor);
+      if (input.status && input.status !== updated.status) {
+        await tx.query('update billing_documents set status = $2 where id = $1', [id, input.status]);
+        updated = { ...updated, status: input.status };
+      }
+      return updated;
+    });
+  }
+
+  trash(id: number, actor: Actor): Promise<BillingDocument> {
+    return this.moveToTrash(id, actor);
+  }
+
+  restore(id: number, actor: Actor): Promise<BillingDocument> {
+    return this.restoreFromTrash(id, actor);
+  }
+
+  /** A fresh one-time token for the public page's forms. Older unused tokens stay good. */
+  async mintToken(quoteId: number): Promise<string> {
+    const token = randomBytes(24).toString('base64url');
+    await this.db.query(
+      `insert into billing_quote_tokens (token_hash, quote_id, expires_at) values ($1, $2, now() + make_interval(days => $3))`,
+      [hash(token), quoteId, QUOTE_TOKEN_DAYS]);
+    return token;
+  }
+
+  /** The visitor accepts: the token is spent, the quote converted per `quote_accept_action`. */
+  accept(quoteId: number, answer: QuoteAnswer): Promise<{ quote: BillingDocument; invoice: BillingDocument | null }> {
+    return this.answer(quoteId, answer, 'accepted');
+  }
+
+  async decline(quoteId: number, answer: QuoteAnswer): Promise<{ quote: BillingDocument }> {
+    const { quote } = await this.answer(quoteId, answer, 'declined');
+    return { quote };
+  }
+
+  private answer(quoteId: number, answer: QuoteAnswer, outcome: 'accepted' | 'declined') {
+    return this.db.transaction(async (tx) => {
+      const quote = await this.find(quoteId, tx, true);
+      if (!quote || quote.trashed) throw invalidToken();
+      // the token first: without a good one, nothing about the quote is told
+      await this.spend(tx, quoteId, answer.token);
+      const { timezone, quote_accept_action: onAccept } = await this.options.getMany(['timezone', 'quote_accept_action'], tx);
+      const status = quoteStatus(quote, siteDate(new Date(), timezone));
+      if (status !== 'available') {
+        throw new BillingError('billing_rest_invalid_state', `This quote is ${status} and cannot be ${outcome} now.`);
+      }
+      const record = {
+        at: siteDateTime(new Date(), timezone),
+        by: quote.customer.name || quote.customer.email || 'customer',
+        ...(answer.reason ? { reason: answer.reason } : {}),
+        ...(answer.signature ? { signature: answer.signature } : {}),
+      };
+      let invoice: BillingDocument | null = null;
+      if (outcome === 'accepted' && onAccept !== 'none') {
+        invoice = await this.invoices.createIn(tx, toInvoiceInput(quote, onAccept === 'convert_draft' ? 'draft' : 'available'),
+          { actor: { id: null, name: 'visitor', ip: answer.ip ?? null }, source: 'quote' });
+      }
+      const rows = await tx.query(
+        `update billing_documents set status = $2, ${outcome} = $3, invoice_id = $4, updated_at = now() where id = $1
+         returning ${DOCUMENT_COLUMNS}`, [quoteId, outcome, JSON.stringify(record), invoice?.id ?? null]);
+      const updated = documentFromRow(rows[0]!);
+      await audit(tx, { id: null, name: 'visitor', ip: answer.ip ?? null }, {
+        action: `quote.${outcome === 'accepted' ? 'accept' : 'decline'}`, objectType: 'quote', objectId: quoteId,
+        details: { invoice_id: invoice?.id ?? null },
+      });
+      tx.afterCommit(() => (outcome === 'accepted'
+        ? this.hooks.doAction('billing_quote_accepted', quoteId, updated, invoice)
+        : this.hooks.doAction('billing_quote_declined', quoteId, updated)));
+      return { quote: updated, invoice };
+    });
+  }
+
+  /**
+   * Marks the token used; a reused, foreign or expired token is refused the same way. If the answer
+   * then fails (a closed quote), the transaction rolls back and the token stays unused.
+   */
+  private async spend(tx: Tx, quoteId: number, token: string): Promise<void> {
+    if (typeof token !== 'string' || token.length < 16 || token.length > 100) throw invalidToken();
+    const rows = await tx.query(
+      `update billing_quote_tokens set used_at = now()
+        where token_hash = $1 and quote_id = $2 and used_at is null and expires_at > now() returning 1`, [hash(token), quoteId]);
+    if (!rows.length) throw invalidToken();
+  }
+}
+
+function toInvoiceInput(quote: BillingDocument, status: 'draft' | 'available'): DocumentInput {
+  return {
+    status,
+    items: quote.items.map(({ name, description, quantity, price, taxable }) => ({ name, description, quantity, price, taxable })),
+    client_id: quote.clientId ?? undefined,
+    customer_name: quote.customer.name, customer_email: quote.customer.email,
+    customer_country: quote.customer.country || undefined, customer_vat_number: quote.customer.vat,
+    title: quote.title, notes: quote.notes, terms: quote.terms, currency: quote.currency, discount: quote.discount,
+  };
+}
