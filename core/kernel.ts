@@ -5,6 +5,7 @@ import { Admin } from './admin/admin.ts';
 import type { Config } from './config.ts';
 import { Database } from './db/database.ts';
 import { Documents } from './documents/documents.ts';
+import { PdfRenderer } from './pdf/index.ts';
 import { EMBEDDED_POOL, openEmbedded, type EmbeddedDatabase } from './db/embedded.ts';
 import { migrateCore } from './schema.ts';
 import { currentRevision } from './db/revision.ts';
@@ -55,6 +56,7 @@ export class Kernel {
   readonly identity: Identity;
   readonly admin: Admin;
   readonly documents: Documents;
+  readonly pdf: PdfRenderer;
   readonly api: ServiceApi;
   /** Routers of core modules (admin screens, public pages), mounted after REST and AJAX. */
   readonly routers: Router[] = [];
@@ -76,7 +78,8 @@ export class Kernel {
     this.rest = new RestServer(config.baseUrl, this.identity.auth, log);
     this.ajax = new AjaxDispatcher(this.identity.auth, log);
     for (const route of identityRoutes(this.identity)) this.rest.add('core', route);
-    this.documents = new Documents({ db, options: this.options, hooks: this.hooks, config });
+    this.pdf = new PdfRenderer();
+    this.documents = new Documents({ db, options: this.options, hooks: this.hooks, config, pdf: this.pdf });
     for (const route of this.documents.restRoutes()) this.rest.add('core', route);
     for (const action of this.documents.ajaxActions()) this.ajax.add('core', action);
     this.api = { invoices: this.documents.invoices, quotes: this.documents.quotes };
@@ -168,6 +171,7 @@ export class Kernel {
     }
     await this.jobs.stop();
     await this.plugins.unloadAll();
+    await this.pdf.close();
     await this.db.close();
     await this.embedded?.close();
   }

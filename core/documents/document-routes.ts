@@ -6,12 +6,15 @@ import type { HookRegistry } from '../hooks/registry.ts';
 import { DOCUMENT_ARGS, QUOTE_ARGS, type DocumentInput } from './document-schema.ts';
 import type { BillingDocument } from './document.ts';
 import type { InvoiceService } from './invoice-service.ts';
+import type { PdfRenderer, RenderedPdf } from '../pdf/index.ts';
+import { documentPdf } from './document-pdf.ts';
 import type { QuoteService } from './quote-service.ts';
 import { invoiceRepresentation, quoteRepresentation, type RepresentationContext } from './representation.ts';
 
 export interface DocumentRouteDeps {
   options: OptionsStore;
   hooks: HookRegistry;
+  pdf: PdfRenderer;
   baseUrl: string;
 }
 
@@ -141,5 +144,26 @@ function kindRoutes(d: DocumentRouteDeps, k: KindRoutes): RestRoute[] {
         return { trashed: true, previous: await (await representer(req))(previous) };
       },
     },
+    {
+      path: `${one}/pdf`,
+      methods: 'GET',
+      capability: k.caps.view,
+      args: ID_ARGS,
+      description: `The ${k.noun} as a PDF file.`,
+      handler: async (req) => {
+        const doc = await k.service.get(req.params.id);
+        return pdfResponse(await documentPdf(doc, d), req.headers['if-none-match'], doc.number);
+      },
+    },
   ];
+}
+
+/** A PDF answer with its ETag; 304 when the client already holds these bytes. */
+export function pdfResponse(pdf: RenderedPdf, ifNoneMatch: string | undefined, number: string): RestResponse {
+  const filename = number.replace(/[^A-Za-z0-9_.-]/g, '_');
+  const headers: Record<string, string> = { ETag: pdf.etag, 'Content-Disposition': `inline; filename="${filename}.pdf"` };
+  if (ifNoneMatch && ifNoneMatch.split(',').map((t) => t.trim()).includes(pdf.etag)) {
+    return new RestResponse(null, 304, headers, { contentType: 'application/pdf', body: Buffer.alloc(0) });
+  }
+  return new RestResponse(null, 200, headers, { contentType: 'application/pdf', body: pdf.bytes });
 }

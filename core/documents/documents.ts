@@ -4,6 +4,7 @@ import type { HookRegistry } from '../hooks/registry.ts';
 import type { AjaxAction } from '../http/ajax/ajax-action.ts';
 import type { RestRoute } from '../http/rest/route.ts';
 import type { OptionsStore } from '../options/options.ts';
+import type { PdfRenderer } from '../pdf/index.ts';
 import { invoiceAjaxActions } from './invoice-ajax.ts';
 import { documentRoutes } from './document-routes.ts';
 import { InvoiceService } from './invoice-service.ts';
@@ -16,6 +17,7 @@ export interface DocumentsContext {
   options: OptionsStore;
   hooks: HookRegistry;
   config: Config;
+  pdf: PdfRenderer;
   invoices: InvoiceService;
   quotes: QuoteService;
 }
@@ -26,15 +28,15 @@ export class Documents {
   readonly quotes: QuoteService;
   private readonly ctx: DocumentsContext;
 
-  constructor(deps: { db: Database; options: OptionsStore; hooks: HookRegistry; config: Config }) {
+  constructor(deps: { db: Database; options: OptionsStore; hooks: HookRegistry; config: Config; pdf: PdfRenderer }) {
     this.invoices = new InvoiceService(deps);
     this.quotes = new QuoteService(deps, this.invoices);
     this.ctx = { ...deps, invoices: this.invoices, quotes: this.quotes };
   }
 
   restRoutes(): RestRoute[] {
-    const { options, hooks, config } = this.ctx;
-    return [...documentRoutes({ invoices: this.invoices, quotes: this.quotes, options, hooks, baseUrl: config.baseUrl })];
+    const { options, hooks, config, pdf } = this.ctx;
+    return [...documentRoutes({ invoices: this.invoices, quotes: this.quotes, options, hooks, pdf, baseUrl: config.baseUrl })];
   }
 
   ajaxActions(): AjaxAction[] {

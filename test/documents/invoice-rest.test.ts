@@ -3,6 +3,7 @@ import type { Kernel } from '../../core/kernel.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { bootKernel } from '../helpers/kernel.ts';
 import { makeUser, type TestUser } from '../identity/support.ts';
+import { pdfText } from '../pdf/pdf-text.ts';
 
 let db: TestDatabase;
 let k: Kernel;
@@ -176,5 +177,25 @@ describe('GET and DELETE /invoices/{id}', () => {
   it('answers 404 billing_rest_not_found for unknown ids, and rest_no_route for non-integers', async () => {
     expect((await call(viewer, 'GET', '/invoices/999999')).body.code).toBe('billing_rest_not_found');
     expect((await call(viewer, 'GET', '/invoices/abc')).body.code).toBe('rest_no_route');
+  });
+});
+
+describe('GET /invoices/{id}/pdf', () => {
+  it('renders the invoice as a PDF with its number, customer and total, with an ETag that answers 304', async () => {
+    const created = await call(admin, 'POST', '/invoices', { items: [item], customer_name: 'Ελένη Παπαδοπούλου', status: 'available' });
+    const url = `${k.url}/wp-json/billing/v1/invoices/${created.body.id}/pdf`;
+    const res = await fetch(url, { headers: { authorization: viewer.authorization } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('content-disposition')).toBe(`inline; filename="${created.body.number}.pdf"`);
+    const etag = res.headers.get('etag')!;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const { text } = await pdfText(Buffer.from(await res.arrayBuffer()));
+    expect(text).toContain(created.body.number);
+    expect(text).toContain('Ελένη Παπαδοπούλου');
+    expect(text).toContain('361.50');
+    const again = await fetch(url, { headers: { authorization: viewer.authorization, 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect((await fetch(url)).status).toBe(401);
   });
 });
