@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import { Database } from './db/database.ts';
 import { Documents } from './documents/documents.ts';
 import { PdfRenderer } from './pdf/index.ts';
+import { publicRouter } from './public/public-pages.ts';
 import { EMBEDDED_POOL, openEmbedded, type EmbeddedDatabase } from './db/embedded.ts';
 import { migrateCore } from './schema.ts';
 import { currentRevision } from './db/revision.ts';
@@ -82,7 +83,10 @@ export class Kernel {
     this.documents = new Documents({ db, options: this.options, hooks: this.hooks, config, pdf: this.pdf });
     for (const route of this.documents.restRoutes()) this.rest.add('core', route);
     for (const action of this.documents.ajaxActions()) this.ajax.add('core', action);
-    this.api = { invoices: this.documents.invoices, quotes: this.documents.quotes };
+    this.routers.push(publicRouter({
+      db, options: this.options, hooks: this.hooks, pdf: this.pdf, quotes: this.documents.quotes, auth: this.identity.auth, log,
+    }));
+    this.api = { invoices: this.documents.invoices, quotes: this.documents.quotes, clients: this.documents.clients };
     this.admin = new Admin(this);
     for (const action of this.admin.ajaxActions()) this.ajax.add('core', action);
     this.routers.push(this.admin.router());
