@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Kernel } from '../../core/kernel.ts';
+import { billing } from '../helpers/cli.ts';
+import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
+import { basic, bootIdentityKernel } from './support.ts';
+
+let db: TestDatabase;
+let server: Kernel;
+const cli = (...args: string[]) => billing(db.url, args);
+const jsonOf = async (...args: string[]) => {
+  const r = await cli(...args, '--format', 'json');
+  expect(r).toMatchObject({ code: 0, stderr: '' });
+  return JSON.parse(r.stdout);
+};
+const me = (authorization: string) => fetch(`${server.url}/wp-json/billing/v1/users/me`, { headers: { authorization } });
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  server = (await bootIdentityKernel(db.url)).kernel; // creates `admin` on this first start
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await db?.drop();
+});
+
+describe('billing user …', () => {
+  it('create prints the new id (JSON: id and login) and keeps the profile', async () => {
+    const created = await jsonOf('user', 'create', 'bob', '--email', 'bob@example.com', '--role', 'editor', '--password', 'bob-pass-1',
+      '--display-name', 'Bob Builder', '--country', 'DE', '--vat', 'DE123456789', '--company', 'Acme GmbH');
+    expect(created).toEqual({ id: expect.any(Number), login: 'bob' });
+    const text = await cli('user', 'create', 'carol', '--email', 'carol@example.com');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^\d+\n$/);
+    const bob = await server.identity.users.require('bob');
+    expect(bob).toMatchObject({ id: created.id, display_name: 'Bob Builder', role: 'editor', country: 'DE', vat: 'DE123456789', company: 'Acme GmbH' });
+    expect((await server.identity.users.require('carol')).role).toBe('subscriber');
+  });
+
+  it('create refuses what it cannot keep, on one line of stderr', async () => {
+    for (const args of [
+      ['user', 'create', 'bob', '--email', 'other@example.com'],
+      ['user', 'create', 'dave', '--email', 'BOB@example.com'],
+      ['user', 'create', 'dave', '--email', 'not-an-email'],
+      ['user', 'create', 'dave', '--email', 'dave@example.com', '--role', 'emperor'],
+      ['user', 'create', 'dave', '--email', 'dave@example.com', '--country', 'germany'],
+      ['user', 'create', 'da@ve', '--email', 'dave@example.com'],
+      ['user', 'create', 'dave'],
+    ]) {
+      const r = await cli(...args);
+      expect(r.code).not.toBe(0);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^Error: .+\n$/);
+    }
+    expect(await server.identity.users.byLogin('dave')).toBeNull();
+  });
+
+  it('list shows every user', async () => {
+    const rows = await jsonOf('user', 'list');
+    expect(rows.map((r: { login: string }) => r.login)).toEqual(['admin', 'bob', 'carol']);
+    expect(rows[1]).toEqual({
+      id: expect.any(Number), login: 'bob', email: 'bob@example.com', display_name: 'Bob Builder', role: 'editor',
+      company: 'Acme GmbH', country: 'DE', vat: 'DE123456789', created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    const text = await cli('user', 'list');
+    expect(text.stdout.split('\n')[0]).toMatch(/^id\s+login\s+email\s+display_name\s+role\s+created$/);
+  });
+
+  it('set-role changes the role and refuses an unknown one', async () => {
+    expect(await jsonOf('user', 'set-role', 'bob', 'billing_viewer')).toEqual({ id: expect.any(Number), login: 'bob', role: 'billing_viewer' });
+    expect((await cli('user', 'set-role', 'bob', 'emperor')).code).toBe(1);
+    expect((await cli('user', 'set-role', 'nobody', 'editor')).stderr).toBe('Error: no user has the login nobody\n');
+    expect((await server.identity.users.require('bob')).role).toBe('billing_viewer');
+  });
+});
+
+describe('billing app-password …', () => {
+  let uuid = '';
+  let password = '';
+
+  it('create prints the password, in groups of 4, as the last line; it works over REST at once', async () => {
+    const r = await cli('app-password', 'create', 'bob', '--name', 'laptop');
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    password = lines.at(-1)!;
+    expect(password).toMatch(/^[A-Za-z0-9]{4}( [A-Za-z0-9]{4}){5}$/);
+    const res = await me(basic('bob', password));
+    expect(res.status).toBe(200);
+    expect((await res.json()).login).toBe('bob');
+    const json = await jsonOf('app-password', 'create', 'bob', '--name', 'phone');
+    expect(Object.keys(json).sort()).toEqual(['name', 'password', 'uuid']);
+    expect(json).toMatchObject({ name: 'phone', uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), password: expect.stringMatching(/^([A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4}$/) });
+    expect((await cli('app-password', 'create', 'bob', '--name', 'LAPTOP')).code).toBe(1);
+  });
+
+  it('list gives uuid, name, created, last_used and last_ip, never the password', async () => {
+    const rows = await jsonOf('app-password', 'list', 'bob');
+    expect(rows).toEqual([
+      { uuid: expect.any(String), name: 'laptop', created: expect.any(String), last_used: expect.any(String), last_ip: expect.stringMatching(/127\.0\.0\.1/) },
+      { uuid: expect.any(String), name: 'phone', created: expect.any(String), last_used: null, last_ip: null },
+    ]);
+    uuid = rows[0].uuid;
+    expect(JSON.stringify(rows)).not.toContain(password.replace(/ /g, ''));
+  });
+
+  it('revoke ends it at once', async () => {
+    expect(await jsonOf('app-password', 'revoke', 'bob', uuid)).toEqual({ uuid, revoked: true });
+    expect((await me(basic('bob', password))).status).toBe(401);
+    const again = await cli('app-password', 'revoke', 'bob', uuid);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^Error: bob has no application password/);
+  });
+});
+
+describe('billing user delete', () => {
+  it('deletes a user, but never the last administrator', async () => {
+    expect((await cli('user', 'delete', 'carol')).stdout).toBe('User carol deleted.\n');
+    expect((await cli('user', 'delete', 'carol')).code).toBe(1);
+    const last = await cli('user', 'delete', 'admin');
+    expect(last.code).toBe(1);
+    expect(last.stderr).toBe('Error: the last administrator cannot be removed or demoted\n');
+    expect((await cli('user', 'set-role', 'admin', 'editor')).code).toBe(1);
+  });
+
+  it('every change is in the audit log as the CLI', async () => {
+    const rows = await server.db.query<{ actor: string; action: string }>(`select actor, action from billing_audit_log where object_type = 'user' and actor = 'cli' order by id`);
+    expect(rows.map((r) => r.action)).toEqual([
+      'user.create', 'user.create', 'user.set_role', 'app_password.create', 'app_password.create', 'app_password.revoke', 'user.delete',
+    ]);
+  });
+});
