@@ -1,3 +1,4 @@
+import type { ClientService } from './documents/clients/client-service.ts';
 import type { InvoiceService } from './documents/invoice-service.ts';
 import type { QuoteService } from './documents/quote-service.ts';
 
@@ -8,4 +9,5 @@ import type { QuoteService } from './documents/quote-service.ts';
 export interface ServiceApi {
   invoices: InvoiceService;
   quotes: QuoteService;
+  clients: ClientService;
 }
