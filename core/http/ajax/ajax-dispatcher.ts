@@ -6,7 +6,9 @@ import type { Authenticator } from '../auth.ts';
 import { ajaxErrorBody } from '../error-bodies.ts';
 import { AjaxText, type AjaxAction, type AjaxRequest, type WebhookAction } from './ajax-action.ts';
 
-type Entry = { kind: 'ajax'; def: AjaxAction; legacy: boolean } | { kind: 'webhook'; def: WebhookAction };
+/** What an action name dispatches to; `legacy` marks an old alias (contract §6). */
+export type AjaxEntry = { kind: 'ajax'; def: AjaxAction; legacy: boolean } | { kind: 'webhook'; def: WebhookAction };
+type Entry = AjaxEntry;
 
 /**
  * WordPress's admin-ajax.php: one URL, dispatched on `action`. Body `0`/400 for a missing or unknown

@@ -162,7 +162,9 @@ export class RestServer {
   private send(req: Request, res: Response, status: number, data: unknown, method: string): void {
     let body = status < 400 && typeof req.query._fields === 'string' ? applyFields(data, req.query._fields) : data;
     if ('_envelope' in req.query) {
-      const headers = Object.fromEntries(Object.entries(res.getHeaders()).filter(([k]) => !['content-type', 'cache-control'].includes(k)));
+      // with their names as set (X-WP-Total), as WordPress's envelope has them
+      const names = res.getRawHeaderNames().filter((k) => !['content-type', 'cache-control'].includes(k.toLowerCase()));
+      const headers = Object.fromEntries(names.map((k) => [k, res.getHeader(k)]));
       body = { body, status, headers };
       status = 200;
     }
