@@ -3,7 +3,7 @@ import type { Authenticator } from '../auth.ts';
 import { BillingError } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 import { OwnedRegistry } from '../../owned-registry.ts';
-import { describeErrors, validator } from '../../validation/ajv.ts';
+import { argsSchema, checkArgs, coerceText } from '../../validation/args.ts';
 import { restErrorBody } from '../error-bodies.ts';
 import { applyFields } from './fields.ts';
 import { RestResponse, type ArgSchema, type HttpMethod, type RestRequest, type RestRoute } from './route.ts';
@@ -163,7 +163,9 @@ export class RestServer {
     let body = status < 400 && typeof req.query._fields === 'string' ? applyFields(data, req.query._fields) : data;
     if ('_envelope' in req.query) {
       // with their names as set (X-WP-Total), as WordPress's envelope has them
-      const names = res.getRawHeaderNames().filter((k) => !['content-type', 'cache-control'].includes(k.toLowerCase()));
+      // (Node has had getRawHeaderNames since 15.13; @types/node does not declare it)
+      const raw = (res as unknown as { getRawHeaderNames(): string[] }).getRawHeaderNames();
+      const names = raw.filter((k) => !['content-type', 'cache-control'].includes(k.toLowerCase()));
       const headers = Object.fromEntries(names.map((k) => [k, res.getHeader(k)]));
       body = { body, status, headers };
       status = 200;
@@ -203,15 +205,6 @@ function setCommonHeaders(req: Request, res: Response, baseUrl: string): void {
   }
 }
 
-/** The args of a route as one JSON schema over the merged parameters, compiled once. */
-function argsSchema(args: Record<string, ArgSchema>): object {
-  const properties: Record<string, object> = {};
-  for (const [name, a] of Object.entries(args)) {
-    const { required: _r, description: _d, default: _def, ...schema } = a;
-    properties[name] = schema;
-  }
-  return { type: 'object', properties };
-}
 
 /**
  * Merges URL, query and body parameters (body over query over URL, as WordPress), coerces the text of
@@ -222,40 +215,7 @@ function argsSchema(args: Record<string, ArgSchema>): object {
 function validateArgs(args: Record<string, ArgSchema>, schema: object, groups: Record<string, string>, req: Request): Record<string, any> {
   const fromText: Record<string, unknown> = { ...(req.query as Record<string, unknown>), ...groups };
   const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body as Record<string, unknown> : {};
-  const params: Record<string, any> = {};
-  for (const [k, v] of Object.entries(fromText)) params[k] = k in args ? coerce(v, args[k]!) : v;
-  Object.assign(params, body);
-  const missing = Object.entries(args).filter(([k, a]) => a.required && params[k] === undefined).map(([k]) => k);
-  if (missing.length) {
-    throw new BillingError('rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, { params: missing });
-  }
-  for (const [k, a] of Object.entries(args)) if (params[k] === undefined && a.default !== undefined) params[k] = structuredClone(a.default);
-  const check = validator(schema);
-  if (!check(params)) {
-    const invalid: Record<string, string> = {};
-    const details: Record<string, object> = {};
-    for (const e of check.errors ?? []) {
-      const name = e.instancePath.split('/')[1] ?? String(e.params?.missingProperty ?? '');
-      if (!name || invalid[name]) continue;
-      const own = args[name]?.invalidMessage;
-      invalid[name] = typeof own === 'string' ? own
-        : `${name}${e.instancePath.split('/').slice(2).map((p) => `[${p}]`).join('')} ${describeErrors([{ ...e, instancePath: '' }])}.`;
-      details[name] = { code: 'rest_invalid_param', message: invalid[name], data: { keyword: e.keyword, params: e.params } };
-    }
-    throw new BillingError('rest_invalid_param', `Invalid parameter(s): ${Object.keys(invalid).join(', ')}`, { params: invalid, details });
-  }
-  return params;
-}
-
-function coerce(value: unknown, arg: ArgSchema): unknown {
-  if (typeof value !== 'string') return value;
-  const types = asArray(arg.type ?? 'string') as string[];
-  if (types.includes('integer') && /^-?\d+$/.test(value)) return Number(value);
-  if (types.includes('number') && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
-  if (types.includes('boolean')) {
-    if (['true', '1'].includes(value)) return true;
-    if (['false', '0', ''].includes(value)) return false;
-  }
-  if (types.includes('array')) return value === '' ? [] : value.split(',').map((s) => s.trim());
-  return value;
+  const params: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(fromText)) params[k] = k in args ? coerceText(v, args[k]!) : v;
+  return checkArgs(args, Object.assign(params, body), schema);
 }
