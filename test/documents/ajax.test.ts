@@ -370,7 +370,7 @@ describe('legacy names (contract §6)', () => {
 
   // Needs the dispatcher to honour `legacyCapability` under an action's own name when that name is also
   // its legacy one (the change described in docs/ajax.md, "Legacy names"); flip to `it` once it is in.
-  it.failing('lets manage_options through where the legacy table lists it, and nowhere else', async () => {
+  it('lets manage_options through where the legacy table lists it, and nowhere else', async () => {
     const legacy = as.legacy!.user;
     const target = (await save('boss', { items: [item] })).body.data;
     const noBill = (caps: Record<string, boolean>) => Object.fromEntries(Object.entries(caps).map(([c, v]) => [c, c.startsWith('bill_') ? false : v]));

@@ -20,7 +20,11 @@ export interface AjaxAction {
   aliases?: string[];
   /** Capability for signed-in callers; a function picks it from the request (create vs edit). */
   capability: string | ((req: AjaxRequest) => string) | null;
-  /** Also granted to holders of this capability (the legacy table's `manage_options`). */
+  /**
+   * The legacy table's capability (`manage_options`, `edit_posts`), an alternative grant when the action
+   * is called by a legacy name: one of its aliases, or its own name when it has no alias (the action
+   * kept the name it had before the REST API).
+   */
   legacyCapability?: string;
   nopriv?: boolean;
   /**

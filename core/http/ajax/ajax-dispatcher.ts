@@ -84,7 +84,9 @@ export class AjaxDispatcher {
   private async allowed(def: AjaxAction, legacy: boolean, req: AjaxRequest): Promise<boolean> {
     const cap = typeof def.capability === 'function' ? def.capability(req) : def.capability!;
     if (await this.auth.can(req.user!, cap)) return true;
-    return legacy && def.legacyCapability !== undefined && this.auth.can(req.user!, def.legacyCapability);
+    // a legacy name: an alias, or the action's own name when it kept the one it had before REST
+    const legacyName = legacy || !def.aliases?.length;
+    return legacyName && def.legacyCapability !== undefined && this.auth.can(req.user!, def.legacyCapability);
   }
 
   private async webhook(def: WebhookAction, action: string, raw: Buffer, req: Request, res: Response): Promise<void> {
