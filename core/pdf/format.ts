@@ -1,3 +1,4 @@
+import { isCurrency, minorUnits } from '../money/currencies.ts';
 // Printing of exact amounts and dates for the PDF. Amounts arrive as decimal strings that are already
 // rounded to the currency's minor unit, so they are never turned into numbers here: the digits printed
 // are the digits computed.
@@ -33,15 +34,25 @@ export function groupDigits(amount: string): string {
   return `${sign}${grouped}${frac === undefined ? '' : `.${frac}`}`;
 }
 
-/** `formatMoney("1234.50", "EUR")` → `"€1,234.50"`; `("-12.00", "CHF")` → `"-CHF 12.00"`. */
+/**
+ * `formatMoney("1234.50", "EUR")` → `"€1,234.50"`; `("-12.00", "CHF")` → `"-CHF 12.00"`. Shown with at
+ * least the currency's minor digits (a unit price "45.5" reads "$45.50"), more when it has them ("$1.2345").
+ */
 export function formatMoney(amount: string, currency: string): string {
-  const grouped = groupDigits(amount);
+  const grouped = groupDigits(padMinor(amount, currency));
   const negative = grouped.startsWith('-');
   const digits = negative ? grouped.slice(1) : grouped;
   const symbol = currencySymbol(currency);
   // A letter-only symbol (CHF, KWD) reads better with a space, as in "CHF 12.00".
   const sep = /\p{L}$/u.test(symbol) ? '\u00a0' : '';
   return `${negative ? '-' : ''}${symbol}${sep}${digits}`;
+}
+
+function padMinor(amount: string, currency: string): string {
+  if (!isCurrency(currency)) return amount;
+  const places = minorUnits(currency);
+  const [int, frac = ''] = amount.split('.');
+  return frac.length >= places ? amount : places === 0 ? int! : `${int}.${frac.padEnd(places, '0')}`;
 }
 
 /** True when a decimal string is zero (`"0"`, `"0.00"`, `"-0.000"`). */

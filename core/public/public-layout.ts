@@ -61,7 +61,8 @@ document.addEventListener('submit', async (event) => {
   let message = 'Something went wrong. Please reload the page and try again.';
   let ok = false;
   try {
-    const res = await fetch(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)) });
+    // getAttribute: the hidden field named "action" shadows form.action
+    const res = await fetch(form.getAttribute('action'), { method: 'POST', body: new URLSearchParams(new FormData(form)) });
     const body = await res.json();
     ok = body.success === true;
     if (ok) message = form.dataset.billingAnswer === 'accept' ? 'Thank you: the quote is accepted.' : 'The quote is declined. Thank you for letting us know.';
@@ -71,7 +72,12 @@ document.addEventListener('submit', async (event) => {
   out.textContent = message;
   out.className = ok ? 'notice' : 'notice error';
   out.hidden = false;
-  if (ok) document.querySelector('.actions').remove();
+  if (ok) {
+    document.querySelector('.actions').remove();
+    const badge = document.querySelector('.status');
+    badge.textContent = form.dataset.billingAnswer === 'accept' ? 'accepted' : 'declined';
+    badge.className = 'status status-' + badge.textContent;
+  }
   else for (const b of document.querySelectorAll('.actions button')) b.disabled = false;
 });
 `;
