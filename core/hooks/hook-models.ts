@@ -10,5 +10,6 @@ export interface HookModels {
   payment: { id: number; [field: string]: unknown };
   creditNote: BillingDocument;
   client: { id: number; [field: string]: unknown };
-  user: { id: number; [field: string]: unknown };
+  /** The user a capability is checked for (`billing_user_has_cap`): id, login and roles. */
+  user: { id: number; login: string; roles: string[]; [field: string]: unknown };
 }
