@@ -1,11 +1,10 @@
-import { BillingError } from '../errors.ts';
 import type { AjaxAction, AjaxRequest } from '../http/ajax/ajax-action.ts';
 import type { ArgSchema } from '../http/rest/route.ts';
 import { Money, isCurrency } from '../money/index.ts';
-import { checkArgs, checkFields } from '../validation/args.ts';
-import { invalidParam } from '../validation/invalid-param.ts';
+import { checkFields } from '../validation/args.ts';
 import { searchTerm } from './clients/client-ajax.ts';
-import { DOCUMENT_ARGS, type DocumentInput } from './document-schema.ts';
+import { builderInput, isNew } from './builder-input.ts';
+import { DOCUMENT_ARGS } from './document-schema.ts';
 import type { BillingDocument } from './document.ts';
 import type { DocumentsContext } from './documents.ts';
 import { invoiceRepresentation } from './representation.ts';
@@ -18,32 +17,6 @@ const LEGACY_CAPABILITY = 'manage_options';
 
 const ID_FIELD: Record<string, ArgSchema> = { id: { type: 'integer', minimum: 1, required: true, description: 'The invoice id' } };
 const SAVE_FIELDS: Record<string, ArgSchema> = { id: { type: 'integer', minimum: 1, description: 'The invoice id; absent or empty to create' } };
-
-/** `id` absent (or empty, as a builder's form sends for a new document) creates. */
-function isNew(params: Record<string, unknown>): boolean {
-  return params.id === undefined || params.id === null || params.id === '';
-}
-
-/**
- * Field `invoice`: the document as JSON text (or an object, when the request itself is JSON), checked
- * with the schemas of `POST /invoices`, so the same input gets the same codes on both surfaces.
- */
-function documentInput(params: Record<string, unknown>): DocumentInput {
-  const raw = params.invoice;
-  if (raw === undefined || raw === '') {
-    throw new BillingError('rest_missing_callback_param', 'Missing parameter(s): invoice', { params: ['invoice'] });
-  }
-  let body: unknown = raw;
-  if (typeof raw === 'string') {
-    try {
-      body = JSON.parse(raw);
-    } catch {
-      throw new BillingError('rest_invalid_json', 'Field invoice is not valid JSON.');
-    }
-  }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalidParam('invoice', 'invoice must be a JSON object.');
-  return checkArgs(DOCUMENT_ARGS, body as Record<string, unknown>) as DocumentInput;
-}
 
 /**
  * The invoice builder's admin-ajax actions (contract §6), each a thin call into InvoiceService, answering
@@ -67,7 +40,7 @@ export function invoiceAjaxActions(d: DocumentsContext): AjaxAction[] {
       },
       handler: async (req) => {
         const existing = isNew(req.params) ? undefined : checkFields(SAVE_FIELDS, req.params).id as number;
-        const input = documentInput(req.params);
+        const input = builderInput(req.params, 'invoice', DOCUMENT_ARGS);
         const doc = existing === undefined
           ? await d.invoices.create(input, { actor: req.actor, source: 'ajax' })
           : await d.invoices.update(existing, input, req.actor);

@@ -1,12 +1,39 @@
-import type { AjaxAction } from '../http/ajax/ajax-action.ts';
+import type { AjaxAction, AjaxRequest } from '../http/ajax/ajax-action.ts';
+import type { ArgSchema } from '../http/rest/route.ts';
+import { checkFields } from '../validation/args.ts';
+import { builderInput, isNew } from './builder-input.ts';
+import type { BillingDocument } from './document.ts';
+import { QUOTE_ARGS } from './document-schema.ts';
+import { quoteRepresentation } from './representation.ts';
 import type { DocumentsContext } from './documents.ts';
+
+const SAVE_FIELDS: Record<string, ArgSchema> = { id: { type: 'integer', minimum: 1, description: 'The quote id' } };
 
 /** The visitor's answer: `quote_id` and the page's one-time `token` (contract §6). */
 const answerFields = { quote_id: 'The quote id', token: 'The one-time token of the public quote page' };
 
 /** The quote builder's and the visitor's admin-ajax actions (contract §6). */
 export function quoteAjaxActions(d: DocumentsContext): AjaxAction[] {
+  const represent = async (doc: BillingDocument, req: AjaxRequest) => quoteRepresentation(doc, {
+    baseUrl: d.config.baseUrl, timezone: await d.options.get('timezone'), hooks: d.hooks, request: req,
+  });
   return [
+    {
+      action: 'billing_save_quote',
+      capability: (req) => (isNew(req.params) ? 'bill_create_quote' : 'bill_edit_quote'),
+      legacyCapability: 'manage_options',
+      fields: {
+        id: 'the quote to save; absent or empty to create one',
+        quote: 'the document as JSON text, the body of POST /quotes (accepted or declined quotes cannot change)',
+      },
+      handler: async (req) => {
+        const input = builderInput(req.params, 'quote', QUOTE_ARGS);
+        const doc = isNew(req.params)
+          ? await d.quotes.create(input, { actor: req.actor, source: 'ajax' })
+          : await d.quotes.update(checkFields(SAVE_FIELDS, req.params).id, input, req.actor);
+        return represent(doc, req);
+      },
+    },
     {
       action: 'billing_accept_quote',
       aliases: ['billing_quote_accept'],

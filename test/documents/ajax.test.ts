@@ -388,3 +388,33 @@ describe('legacy names (contract §6)', () => {
     });
   });
 });
+
+describe('billing_save_quote', () => {
+  const saveQuote = (who: string, doc: unknown, id?: number) =>
+    ajax(who, { action: 'billing_save_quote', quote: JSON.stringify(doc), ...(id ? { id: String(id) } : {}) });
+
+  it('creates and updates a quote through QuoteService, answering the REST representation', async () => {
+    const created = await saveQuote('boss', { items: [item], customer_name: 'Quote Customer', expiry_date: '2099-01-31' });
+    expect(created.body).toMatchObject({ success: true, data: { number: expect.stringMatching(/^QUO-\d{4}$/), status: 'draft', expiry_date: '2099-01-31' } });
+    const id = created.body.data.id;
+    const updated = await saveQuote('boss', { items: [{ ...item, quantity: 1 }], customer_name: 'Quote Customer', status: 'available' }, id);
+    expect(updated.body.data).toMatchObject({ id, status: 'available', totals: { total: 120.5 } });
+    expect((await rest('GET', `/quotes/${id}`)).body).toEqual(updated.body.data);
+  });
+
+  it('checks the body with the schemas of POST /quotes and the capability of the role', async () => {
+    expect((await saveQuote('boss', { items: [] })).body.data.code).toBe('rest_invalid_param');
+    expect((await saveQuote('boss', { items: [item], expiry_date: 'soon' })).body.data.code).toBe('rest_invalid_param');
+    const denied = await saveQuote('peek', { items: [item] });
+    expect([denied.status, denied.body.data.code]).toEqual([403, 'billing_forbidden']);
+  });
+
+  it('refuses changes to an accepted quote with 409', async () => {
+    const created = await saveQuote('boss', { items: [item], status: 'available' });
+    const id = created.body.data.id;
+    const token = await k.api.quotes.mintToken(id);
+    await k.api.quotes.accept(id, { token });
+    const res = await saveQuote('boss', { items: [item] }, id);
+    expect([res.status, res.body.data.code]).toEqual([409, 'billing_rest_invalid_state']);
+  });
+});
