@@ -1,10 +1,11 @@
 // `npm run bench [-- name …]`: runs every scenario (or the named ones) and prints, for each, our
 // throughput and p99 next to a bare baseline measured in the same run, and their ratio.
 import { benchEnv, formatRow, type Scenario } from './harness.ts';
+import { auth } from './scenarios/auth.ts';
 import { foundation } from './scenarios/foundation.ts';
 import { pdf } from './scenarios/pdf.ts';
 
-const SCENARIOS: Scenario[] = [foundation, pdf];
+const SCENARIOS: Scenario[] = [foundation, auth, pdf];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const env = benchEnv();

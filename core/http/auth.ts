@@ -19,6 +19,9 @@ export interface Authenticator {
   can(user: AuthUser, capability: string, ...objectIds: number[]): Promise<boolean>;
 }
 
+/** Who a public route sees without credentials: WordPress's user 0. */
+export const ANONYMOUS: AuthUser = Object.freeze({ id: 0, login: '', roles: [] as string[] }) as AuthUser;
+
 export const NOBODY: Authenticator = {
   restUser: async () => null,
   ajaxUser: async () => ({ user: null, nonceValid: false }),

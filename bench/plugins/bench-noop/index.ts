@@ -10,6 +10,24 @@ export default definePlugin({
   version: '1.0.0',
   hooks: { filters: ['bench_noop_payload'] },
   listeners: [filter('bench_noop_payload', () => (p) => ({ ...p, filtered: true }))],
+  // public (capability null), so the same route can be measured with and without credentials
+  rest: [{
+    namespace: 'bench/v1',
+    path: '/noop',
+    methods: 'GET',
+    capability: null,
+    handler: async (req, ctx) => ctx.hooks.applyFilters('bench_noop_payload', { ok: true, user: req.user.id }),
+  }, {
+    // the same, plus one indexed single-row query: what one database round trip costs here
+    namespace: 'bench/v1',
+    path: '/one-query',
+    methods: 'GET',
+    capability: null,
+    handler: async (req, ctx) => {
+      await ctx.db.query('select id from billing_users where id = $1', [req.user.id]);
+      return ctx.hooks.applyFilters('bench_noop_payload', { ok: true, user: req.user.id });
+    },
+  }],
   ajax: [{
     action: 'bench_noop',
     capability: null,

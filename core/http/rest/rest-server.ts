@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { Authenticator } from '../auth.ts';
+import { ANONYMOUS, type Authenticator } from '../auth.ts';
 import { BillingError } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 import { OwnedRegistry } from '../../owned-registry.ts';
@@ -38,6 +38,7 @@ export class RestServer {
 
   add(owner: string, route: RestRoute): void {
     const ns = route.namespace ?? DEFAULT_NAMESPACE;
+    if (route.capability === null && ns === DEFAULT_NAMESPACE) throw new Error(`${owner}: every ${DEFAULT_NAMESPACE} route needs a capability`);
     for (const m of asArray(route.methods)) this.routes.add(owner, `${m} /${ns}${route.path}`, route);
     this.compiled = null;
   }
@@ -67,14 +68,16 @@ export class RestServer {
       const lookup = method === 'HEAD' ? 'GET' : method;
       const endpoint = match.route.endpoints.find((e) => e.methods.includes(lookup as HttpMethod));
       if (!endpoint) throw new BillingError('rest_no_route', 'No route was found matching the URL and request method.');
-      if (!user) throw unauthenticated();
-      if (!(await this.auth.can(user, endpoint.route.capability))) {
-        throw new BillingError('billing_rest_forbidden', 'Sorry, you are not allowed to do that.');
+      const capability = endpoint.route.capability;
+      if (capability !== null) {
+        if (!user) throw unauthenticated();
+        if (!(await this.auth.can(user, capability))) throw new BillingError('billing_rest_forbidden', 'Sorry, you are not allowed to do that.');
       }
       const params = validateArgs(endpoint.route.args ?? {}, endpoint.argsSchema, match.groups, req);
+      const who = user ?? ANONYMOUS;
       const rreq: RestRequest = {
-        method: lookup as HttpMethod, params, body: req.body, headers: req.headers, user,
-        actor: { id: user.id, name: user.login, ip: req.ip ?? null }, ip: req.ip ?? '',
+        method: lookup as HttpMethod, params, body: req.body, headers: req.headers, user: who,
+        actor: user ? { id: user.id, name: user.login, ip: req.ip ?? null } : { id: null, name: 'visitor', ip: req.ip ?? null }, ip: req.ip ?? '',
         url: new URL(req.originalUrl, this.baseUrl),
       };
       const out = await endpoint.route.handler(rreq);

@@ -22,8 +22,11 @@ export interface RestRoute {
   namespace?: string;
   path: string;
   methods: HttpMethod | HttpMethod[];
-  /** The capability the route checks; `'read'` for any signed-in user. Every billing route needs a user. */
-  capability: string;
+  /**
+   * The capability the route checks; `'read'` for any signed-in user. `null` makes a public route (as
+   * WordPress's `__return_true`), allowed only outside `billing/v1`, where every route needs a user.
+   */
+  capability: string | null;
   args?: Record<string, ArgSchema>;
   /** The JSON schema of the resource, shown by OPTIONS. */
   schema?: object;
@@ -39,6 +42,7 @@ export interface RestRequest {
   /** The raw JSON body, for handlers that take more than their declared args. */
   body: unknown;
   headers: Request['headers'];
+  /** The signed-in user; on a public route called without credentials, user 0 (`ANONYMOUS`). */
   user: AuthUser;
   actor: Actor;
   ip: string;
