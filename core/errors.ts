@@ -29,6 +29,10 @@ export const ERROR_STATUS = {
   billing_payload_too_large: 413,
   billing_gateway_not_configured: 503,
   billing_gateway_unreachable: 503,
+  // e-mail: the mail server refused the message or could not be reached (a bad gateway for the caller)
+  billing_mail_failed: 502,
+  // the document has no customer e-mail address to send to
+  billing_mail_no_recipient: 409,
   // CLI and in-process API
   billing_unknown_option: 400,
   billing_invalid_option: 400,
