@@ -138,7 +138,7 @@ export function benchEnv(): BenchEnv {
         pluginDirs: [resolve(import.meta.dirname, '../plugins'), resolve(import.meta.dirname, 'plugins')],
       });
       // Logs as in production (a JSON line per request), written to /dev/null: their cost is measured.
-      return Kernel.boot(config, { serve: true, log: createLogger('info', pino.destination({ dest: '/dev/null', sync: false })) });
+      return Kernel.boot(config, { serve: true, announce: () => {}, log: createLogger('info', pino.destination({ dest: '/dev/null', sync: false })) });
     },
   };
 }

@@ -2,10 +2,11 @@
 // throughput and p99 next to a bare baseline measured in the same run, and their ratio.
 import { benchEnv, formatRow, type Scenario } from './harness.ts';
 import { auth } from './scenarios/auth.ts';
+import { documents } from './scenarios/documents.ts';
 import { foundation } from './scenarios/foundation.ts';
 import { pdf } from './scenarios/pdf.ts';
 
-const SCENARIOS: Scenario[] = [foundation, auth, pdf];
+const SCENARIOS: Scenario[] = [foundation, auth, documents, pdf];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const env = benchEnv();

@@ -60,8 +60,10 @@ export async function listDocuments(db: Database, options: OptionsStore, kind: D
   const countRows = await db.query<{ n: number }>(`select count(*)::int as n from billing_documents where ${whereSql}`, params);
   const total = countRows[0]!.n;
   if (total === 0 || (q.page - 1) * q.per_page >= total) return { items: [], total };
+  // ordered by the table's columns, not the text casts of the select list that share their names:
+  // sorting `issue_date::text` could use no index
   const rows = await db.query(
     `select ${DOCUMENT_COLUMNS} from billing_documents where ${whereSql}
-      order by ${column} ${dir}, id ${dir} limit ${q.per_page} offset ${(q.page - 1) * q.per_page}`, params);
+      order by billing_documents.${column} ${dir}, billing_documents.id ${dir} limit ${q.per_page} offset ${(q.page - 1) * q.per_page}`, params);
   return { items: rows.map(documentFromRow), total };
 }

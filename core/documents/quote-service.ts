@@ -75,6 +75,14 @@ export class QuoteService extends DocumentService {
     return this.restoreFromTrash(id, actor);
   }
 
+  /** Issues a draft in `tx` (sending it does, once the mail server took it); other statuses stay as they are. */
+  async issue(tx: Tx, doc: BillingDocument, actor: Actor): Promise<BillingDocument> {
+    if (doc.status !== 'draft') return doc;
+    await tx.query(`update billing_documents set status = 'available', updated_at = now() where id = $1`, [doc.id]);
+    await audit(tx, actor, { action: 'quote.status', objectType: 'quote', objectId: doc.id, details: { from: 'draft', to: 'available' } });
+    return { ...doc, status: 'available' };
+  }
+
   /** A fresh one-time token for the public page's forms. Older unused tokens stay good. */
   async mintToken(quoteId: number): Promise<string> {
     const token = randomBytes(24).toString('base64url');

@@ -1,5 +1,4 @@
 import type { HookRegistry } from '../hooks/registry.ts';
-import { Decimal, Money, isCurrency } from '../money/index.ts';
 import type { BillingDocument, StoredTotals } from './document.ts';
 import { OPEN_STATUSES } from './list-query.ts';
 import { siteDate, siteDateTime } from './site-time.ts';
@@ -12,19 +11,25 @@ export interface RepresentationContext {
   request?: unknown;
 }
 
-const money = (value: string, currency: string) => (isCurrency(currency) ? Money.parse(value, currency).toNumber() : Number(value));
+/**
+ * Stored amounts are already exact decimal text at the currency's minor unit (written by
+ * Money.toString), and quantities and prices at most 4 decimals, all within 15 significant digits: the
+ * JSON number of that text is exactly what Money.toNumber() gives, without parsing it into a Money again.
+ * This runs for every field of every document of a list page.
+ */
+const money = (value: string) => Number(value);
 
-function totalsJson(t: StoredTotals, currency: string) {
+function totalsJson(t: StoredTotals) {
   return {
-    subtotal: money(t.subtotal, currency), discount: money(t.discount, currency), tax: money(t.tax, currency),
-    total: money(t.total, currency), paid: money(t.paid, currency), credited: money(t.credited, currency), due: money(t.due, currency),
+    subtotal: money(t.subtotal), discount: money(t.discount), tax: money(t.tax),
+    total: money(t.total), paid: money(t.paid), credited: money(t.credited), due: money(t.due),
   };
 }
 
 /** Derived, never stored: past its due date (site timezone) with an amount still due. */
 export function isOverdue(doc: BillingDocument, today: string): boolean {
   return doc.kind === 'invoice' && doc.dueDate !== null && doc.dueDate < today
-    && OPEN_STATUSES.includes(doc.status) && !Money.parse(doc.totals.due, doc.currency as never).isZero();
+    && OPEN_STATUSES.includes(doc.status) && Number(doc.totals.due) > 0;
 }
 
 /** A quote past its expiry date shows as `expired` while it is still open. */
@@ -46,13 +51,12 @@ function common(doc: BillingDocument, ctx: RepresentationContext, route: string)
     customer: { name: doc.customer.name, email: doc.customer.email, country: doc.customer.country, vat: doc.customer.vat },
     client_id: doc.clientId,
     currency: doc.currency,
-    totals: totalsJson(doc.totals, doc.currency),
+    totals: totalsJson(doc.totals),
     items: doc.items.map((i) => ({
       name: i.name, description: i.description,
-      quantity: Decimal.parse(i.quantity).toNumber(), price: Decimal.parse(i.price).toNumber(),
-      amount: money(i.amount, doc.currency), taxable: i.taxable,
+      quantity: money(i.quantity), price: money(i.price), amount: money(i.amount), taxable: i.taxable,
     })),
-    discount: doc.discount ? { type: doc.discount.type, value: Decimal.parse(doc.discount.value).toNumber() } : null,
+    discount: doc.discount ? { type: doc.discount.type, value: money(doc.discount.value) } : null,
     tax_treatment: { category: doc.tax.category, statement: doc.tax.statement },
     notes: doc.notes,
     terms: doc.terms,
