@@ -5,6 +5,7 @@ import { Admin } from './admin/admin.ts';
 import type { Config } from './config.ts';
 import { Database } from './db/database.ts';
 import { Documents } from './documents/documents.ts';
+import { MailService, mailAjaxActions, registerMailListeners } from './mail/index.ts';
 import { PdfRenderer } from './pdf/index.ts';
 import { publicRouter } from './public/public-pages.ts';
 import { EMBEDDED_POOL, openEmbedded, type EmbeddedDatabase } from './db/embedded.ts';
@@ -58,6 +59,7 @@ export class Kernel {
   readonly admin: Admin;
   readonly documents: Documents;
   readonly pdf: PdfRenderer;
+  readonly mail: MailService;
   readonly api: ServiceApi;
   /** Routers of core modules (admin screens, public pages), mounted after REST and AJAX. */
   readonly routers: Router[] = [];
@@ -86,7 +88,13 @@ export class Kernel {
     this.routers.push(publicRouter({
       db, options: this.options, hooks: this.hooks, pdf: this.pdf, quotes: this.documents.quotes, auth: this.identity.auth, log,
     }));
-    this.api = { invoices: this.documents.invoices, quotes: this.documents.quotes, clients: this.documents.clients };
+    this.mail = new MailService({
+      db, options: this.options, hooks: this.hooks, config, pdf: this.pdf, log: log.child({ part: 'mail' }),
+      invoices: this.documents.invoices, quotes: this.documents.quotes,
+    });
+    for (const action of mailAjaxActions(this.mail)) this.ajax.add('core', action);
+    registerMailListeners(this.hooks, this.options, this.mail);
+    this.api = { invoices: this.documents.invoices, quotes: this.documents.quotes, clients: this.documents.clients, mail: this.mail };
     this.admin = new Admin(this);
     for (const action of this.admin.ajaxActions()) this.ajax.add('core', action);
     this.routers.push(this.admin.router());
@@ -175,6 +183,8 @@ export class Kernel {
     }
     await this.jobs.stop();
     await this.plugins.unloadAll();
+    // mails still going out (listeners' sends) finish before the transport, the PDFs and the database go
+    await this.mail.close();
     await this.pdf.close();
     await this.db.close();
     await this.embedded?.close();

@@ -1,6 +1,7 @@
 import type { ClientService } from './documents/clients/client-service.ts';
 import type { InvoiceService } from './documents/invoice-service.ts';
 import type { QuoteService } from './documents/quote-service.ts';
+import type { MailService } from './mail/mail-service.ts';
 
 /**
  * The typed in-process API (contract §2): what REST, AJAX, the CLI and plugins all call, so every path
@@ -10,4 +11,6 @@ export interface ServiceApi {
   invoices: InvoiceService;
   quotes: QuoteService;
   clients: ClientService;
+  /** Sending documents by e-mail, and their delivery log. */
+  mail: MailService;
 }
