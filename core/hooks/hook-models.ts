@@ -1,4 +1,5 @@
 import type { BillingDocument } from '../documents/document.ts';
+import type { Payment } from '../payments/payment.ts';
 
 /**
  * The model types that hooks carry. Type-only imports: the hook map needs the shapes, not the
@@ -7,7 +8,7 @@ import type { BillingDocument } from '../documents/document.ts';
 export interface HookModels {
   invoice: BillingDocument;
   quote: BillingDocument;
-  payment: { id: number; [field: string]: unknown };
+  payment: Payment;
   creditNote: BillingDocument;
   client: { id: number; [field: string]: unknown };
   /** The user a capability is checked for (`billing_user_has_cap`): id, login and roles. */

@@ -1,0 +1,89 @@
+import type { BillingDocument } from '../documents/document.ts';
+import { invoiceRepresentation } from '../documents/representation.ts';
+import type { AjaxAction, AjaxRequest } from '../http/ajax/ajax-action.ts';
+import type { ArgSchema } from '../http/rest/route.ts';
+import { checkFields } from '../validation/args.ts';
+import type { PaymentsContext } from './payments.ts';
+import { creditNoteRepresentation, paymentRepresentation } from './payment-representation.ts';
+import { CANCEL_ARGS, COMPLETE_PAYMENT_ARGS, CREDIT_NOTE_ARGS, RECORD_PAYMENT_ARGS, REFUND_ARGS } from './payment-schema.ts';
+import type { Payment } from './payment.ts';
+import type { RecordPaymentInput } from './payment-service.ts';
+
+const id = (name: string, what: string): Record<string, ArgSchema> => ({ [name]: { type: 'integer', minimum: 1, required: true, description: what } });
+
+const RECORD_FIELDS = { ...id('invoice_id', 'The invoice paid'), ...RECORD_PAYMENT_ARGS };
+const COMPLETE_FIELDS = { ...id('payment_id', 'The payment whose money has arrived'), ...COMPLETE_PAYMENT_ARGS };
+const REFUND_FIELDS = { ...id('payment_id', 'The payment to refund'), ...REFUND_ARGS };
+const CREDIT_NOTE_FIELDS = { ...id('invoice_id', 'The invoice credited'), ...CREDIT_NOTE_ARGS };
+const CANCEL_FIELDS = { ...id('id', 'The invoice to cancel'), ...CANCEL_ARGS };
+
+/** What each field of a declaration means, for docs/ajax.md. */
+const describe = (fields: Record<string, ArgSchema>): Record<string, string> =>
+  Object.fromEntries(Object.entries(fields).map(([k, a]) => [k, `${a.required ? 'required' : 'optional'}${a.description ? `: ${a.description}` : ''}`]));
+
+/**
+ * The payment screens' admin-ajax actions (contract §6), with the fields of the REST bodies checked by
+ * the same schemas and the capabilities of the matching REST routes. Each answers the payment (or
+ * credit note) as REST does, with the invoice after the change, so a screen can show the new totals
+ * and status without another request.
+ */
+export function paymentAjaxActions(d: PaymentsContext): AjaxAction[] {
+  const tz = () => d.options.get('timezone');
+  const invoice = async (doc: BillingDocument, req: AjaxRequest) =>
+    invoiceRepresentation(doc, { baseUrl: d.config.baseUrl, timezone: await tz(), hooks: d.hooks, request: req });
+  const answer = async (p: { payment: Payment; invoice: BillingDocument }, req: AjaxRequest) =>
+    ({ payment: paymentRepresentation(p.payment, await tz()), invoice: await invoice(p.invoice, req) });
+
+  return [
+    {
+      action: 'billing_record_payment',
+      capability: 'bill_record_payment',
+      fields: describe(RECORD_FIELDS),
+      handler: async (req) => {
+        const { invoice_id, ...input } = checkFields(RECORD_FIELDS, req.params);
+        const out = await d.payments.record(invoice_id, input as RecordPaymentInput, req.actor);
+        return { ...(await answer(out, req)), created: out.created };
+      },
+    },
+    {
+      action: 'billing_complete_payment',
+      capability: 'bill_record_payment',
+      fields: describe(COMPLETE_FIELDS),
+      handler: async (req) => {
+        const f = checkFields(COMPLETE_FIELDS, req.params);
+        return answer(await d.payments.complete(f.payment_id, req.actor, f), req);
+      },
+    },
+    {
+      action: 'billing_refund_payment',
+      capability: 'bill_refund_payment',
+      fields: describe(REFUND_FIELDS),
+      handler: async (req) => {
+        const f = checkFields(REFUND_FIELDS, req.params);
+        return answer(await d.payments.refund(f.payment_id, { amount: f.amount, reason: f.reason }, req.actor), req);
+      },
+    },
+    {
+      action: 'billing_create_credit_note',
+      capability: 'bill_edit_invoice',
+      fields: describe(CREDIT_NOTE_FIELDS),
+      handler: async (req) => {
+        const f = checkFields(CREDIT_NOTE_FIELDS, req.params);
+        const out = await d.creditNotes.create(f.invoice_id, { amount: f.amount, reason: f.reason }, req.actor);
+        return {
+          credit_note: creditNoteRepresentation(out.creditNote, { baseUrl: d.config.baseUrl, timezone: await tz() }),
+          invoice: await invoice(out.invoice, req),
+        };
+      },
+    },
+    {
+      action: 'billing_cancel_invoice',
+      capability: 'bill_edit_invoice',
+      fields: describe(CANCEL_FIELDS),
+      handler: async (req) => {
+        const f = checkFields(CANCEL_FIELDS, req.params);
+        return invoice(await d.payments.cancelInvoice(f.id, req.actor, f.reason ?? ''), req);
+      },
+    },
+  ];
+}

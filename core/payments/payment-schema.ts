@@ -1,0 +1,92 @@
+import type { ArgSchema } from '../http/rest/route.ts';
+import { SITE_DATE_TIME_PATTERN } from './payment-date.ts';
+import { PAYMENT_METHODS, PAYMENT_STATUSES } from './payment.ts';
+
+/**
+ * The request fields of the money routes, as ajv schemas: REST validates with them, OPTIONS shows
+ * them, the AJAX actions check their forms with the same objects (core/validation/args.ts), so both
+ * surfaces give the same codes. What JSON Schema cannot say (an amount's decimals in the invoice's
+ * currency, a real date, amounts against what is due) the services check with the same 400 shape.
+ */
+const AMOUNT: ArgSchema = {
+  type: ['number', 'string'], required: true,
+  description: 'Greater than 0, with at most the decimals of the invoice\'s currency',
+};
+const REASON: ArgSchema = { type: 'string', required: true, minLength: 1, maxLength: 2000, pattern: '\\S', description: 'Why (required)' };
+const DATE: ArgSchema = {
+  type: 'string', pattern: SITE_DATE_TIME_PATTERN, description: 'Y-m-d H:i:s (or Y-m-d) in the site timezone; default now',
+};
+
+export const RECORD_PAYMENT_ARGS: Record<string, ArgSchema> = {
+  amount: AMOUNT,
+  method: { type: 'string', enum: [...PAYMENT_METHODS], required: true },
+  status: {
+    type: 'string', enum: ['pending', 'completed'], required: true,
+    description: 'pending: awaiting the money; completed: the money has arrived',
+  },
+  date: DATE,
+  transaction_id: { type: 'string', maxLength: 100, description: 'The bank\'s or gateway\'s id; recording it twice on one invoice records once' },
+  notes: { type: 'string', maxLength: 5000 },
+};
+
+export const COMPLETE_PAYMENT_ARGS: Record<string, ArgSchema> = {
+  date: { ...DATE, description: 'When the money arrived: Y-m-d H:i:s (or Y-m-d) in the site timezone; default now' },
+  transaction_id: { type: 'string', maxLength: 100 },
+};
+
+export const REFUND_ARGS: Record<string, ArgSchema> = {
+  amount: { ...AMOUNT, description: 'At most what is left of the payment (amount − refunded)' },
+  reason: REASON,
+};
+
+export const CREDIT_NOTE_ARGS: Record<string, ArgSchema> = {
+  amount: { ...AMOUNT, description: 'At most the invoice\'s total less what is already credited' },
+  reason: REASON,
+};
+
+export const CANCEL_ARGS: Record<string, ArgSchema> = {
+  reason: { type: 'string', maxLength: 2000, description: 'Kept in the audit log' },
+};
+
+export const PAYMENT_LIST_FILTERS: Record<string, ArgSchema> = {
+  status: { type: 'array', items: { type: 'string', enum: [...PAYMENT_STATUSES] }, description: 'Comma-separated statuses.' },
+  method: { type: 'array', items: { type: 'string', enum: [...PAYMENT_METHODS] }, description: 'Comma-separated methods.' },
+  after: { type: 'string', pattern: SITE_DATE_TIME_PATTERN, description: 'Paid after this day (Y-m-d) or instant (Y-m-d H:i:s), site timezone.' },
+  before: { type: 'string', pattern: SITE_DATE_TIME_PATTERN, description: 'Paid before this day (Y-m-d) or instant (Y-m-d H:i:s), site timezone.' },
+};
+
+export const PAYMENT_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-04/schema#',
+  title: 'payment',
+  type: 'object',
+  properties: {
+    id: { type: 'integer', readonly: true },
+    invoice_id: { type: 'integer' },
+    reference: { type: 'string', maxLength: 20, readonly: true },
+    amount: { type: 'number' },
+    currency: { type: 'string' },
+    method: { type: 'string', enum: [...PAYMENT_METHODS] },
+    status: { type: 'string', enum: [...PAYMENT_STATUSES] },
+    transaction_id: { type: ['string', 'null'] },
+    date: { type: 'string', description: 'Y-m-d H:i:s, site timezone' },
+    refunded: { type: 'number' },
+    notes: { type: 'string' },
+    review: { type: ['string', 'null'], readonly: true },
+  },
+};
+
+export const CREDIT_NOTE_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-04/schema#',
+  title: 'credit-note',
+  type: 'object',
+  properties: {
+    id: { type: 'integer', readonly: true },
+    number: { type: 'string', readonly: true },
+    invoice_id: { type: 'integer' },
+    amount: { type: 'number' },
+    currency: { type: 'string' },
+    reason: { type: 'string' },
+    date: { type: 'string', description: 'Y-m-d H:i:s, site timezone' },
+    links: { type: 'object', properties: { pdf: { type: 'string', format: 'uri' } } },
+  },
+};

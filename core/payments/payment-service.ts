@@ -1,0 +1,153 @@
+import type { Actor } from '../audit.ts';
+import type { Database } from '../db/database.ts';
+import type { BillingDocument } from '../documents/document.ts';
+import { addDays } from '../documents/site-time.ts';
+import type { OptionsStore } from '../options/options.ts';
+import { PaymentCore, notFound, type PaymentCommand, type PaymentOrigin, type PaymentOutcome } from './payment-core.ts';
+import { parseSiteDateTime } from './payment-date.ts';
+import { PAYMENT_COLUMNS, paymentFromRow, type Payment, type PaymentMethod } from './payment.ts';
+
+/** The body of `POST /invoices/{id}/payments` (and of `billing_record_payment`). */
+export interface RecordPaymentInput {
+  amount: number | string;
+  method: PaymentMethod;
+  status: 'pending' | 'completed';
+  /** `Y-m-d H:i:s` (or `Y-m-d`) in the site timezone; default now. */
+  date?: string;
+  transaction_id?: string;
+  notes?: string;
+}
+
+export interface PaymentListQuery {
+  page: number;
+  per_page: number;
+  /** Substring of the reference or the transaction id, case-insensitive. */
+  search?: string;
+  status?: string[];
+  method?: string[];
+  invoice_id?: number;
+  /** Payment date strictly after / before: a day (`Y-m-d`, site timezone) or an instant (`Y-m-d H:i:s`). */
+  after?: string;
+  before?: string;
+}
+
+/**
+ * Payments, in process (`api.payments`): what REST, AJAX and the CLI call for offline payments, all as
+ * an administrator (`channel: 'admin'`), on top of the payment core. Gateway plugins call `apply` with
+ * their own channel (docs/payments.md).
+ */
+export class PaymentService {
+  readonly core: PaymentCore;
+  private readonly db: Database;
+  private readonly options: OptionsStore;
+
+  constructor(deps: { db: Database; options: OptionsStore; core: PaymentCore }) {
+    this.db = deps.db;
+    this.options = deps.options;
+    this.core = deps.core;
+  }
+
+  /** The payment core's one function (see `PaymentCore.apply`). */
+  apply(command: PaymentCommand, origin: PaymentOrigin): Promise<PaymentOutcome> {
+    return this.core.apply(command, origin);
+  }
+
+  /**
+   * Records a payment against an issued invoice, pending or completed. A `transaction_id` makes the call
+   * idempotent: recording the same method and transaction id on the same invoice again answers the
+   * payment recorded the first time (`created: false`) and changes nothing.
+   */
+  async record(invoiceId: number, input: RecordPaymentInput, actor: Actor): Promise<{ payment: Payment; invoice: BillingDocument; created: boolean }> {
+    const date = input.date ? parseSiteDateTime(input.date, await this.options.get('timezone')) : undefined;
+    const transactionId = input.transaction_id?.trim() || null;
+    const out = await this.core.apply({
+      action: 'record', invoiceId, amount: input.amount, method: input.method, status: input.status, date,
+      transactionId, notes: input.notes ?? '',
+      key: transactionId ? `txn:${invoiceId}:${input.method}:${transactionId}` : undefined,
+    }, { channel: 'admin', actor });
+    return { payment: out.payment!, invoice: out.invoice!, created: out.result === 'applied' };
+  }
+
+  /**
+   * An administrator marks a payment completed: its money has arrived. Completing a completed payment
+   * changes nothing. `date` (site timezone) is when the money arrived, default now.
+   */
+  async complete(paymentId: number, actor: Actor, input: { date?: string; transaction_id?: string } = {}): Promise<{ payment: Payment; invoice: BillingDocument }> {
+    const date = input.date ? parseSiteDateTime(input.date, await this.options.get('timezone')) : undefined;
+    const out = await this.core.apply({ action: 'complete', payment: { id: paymentId }, date, transactionId: input.transaction_id?.trim() || null },
+      { channel: 'admin', actor });
+    return { payment: out.payment!, invoice: out.invoice! };
+  }
+
+  /** Refunds `amount` of a received payment (at most what is left of it), with a reason. */
+  async refund(paymentId: number, input: { amount: number | string; reason: string }, actor: Actor): Promise<{ payment: Payment; invoice: BillingDocument }> {
+    const out = await this.core.apply({ action: 'refund', payment: { id: paymentId }, amount: input.amount, reason: input.reason },
+      { channel: 'admin', actor });
+    return { payment: out.payment!, invoice: out.invoice! };
+  }
+
+  /** Cancels an issued invoice with nothing paid (see `PaymentCore.cancelInvoice`). */
+  cancelInvoice(invoiceId: number, actor: Actor, reason = ''): Promise<BillingDocument> {
+    return this.core.cancelInvoice(invoiceId, actor, reason);
+  }
+
+  async get(id: number): Promise<Payment> {
+    const p = await this.find(id);
+    if (!p) throw notFound('payment');
+    return p;
+  }
+
+  async find(id: number): Promise<Payment | null> {
+    if (!Number.isSafeInteger(id) || id < 1) return null;
+    const rows = await this.db.query(`select ${PAYMENT_COLUMNS} from billing_payments where id = $1`, [id]);
+    return rows.length ? paymentFromRow(rows[0]!) : null;
+  }
+
+  async findByReference(reference: string): Promise<Payment | null> {
+    const rows = await this.db.query(`select ${PAYMENT_COLUMNS} from billing_payments where reference = $1`, [reference]);
+    return rows.length ? paymentFromRow(rows[0]!) : null;
+  }
+
+  /** A page of an invoice's payments (404 when the invoice does not exist or is in the trash). */
+  async forInvoice(invoiceId: number, query: Omit<PaymentListQuery, 'invoice_id'>): Promise<{ items: Payment[]; total: number }> {
+    const rows = Number.isSafeInteger(invoiceId) && invoiceId > 0
+      ? await this.db.query(`select 1 from billing_documents where id = $1 and kind = 'invoice' and trashed_at is null`, [invoiceId])
+      : [];
+    if (!rows.length) throw notFound('invoice');
+    return this.list({ ...query, invoice_id: invoiceId });
+  }
+
+  /** A page of payments, latest first, with the filters of `GET /payments`, and the total count. */
+  async list(q: PaymentListQuery): Promise<{ items: Payment[]; total: number }> {
+    const params: unknown[] = [];
+    const where: string[] = [];
+    const add = (sql: (n: string) => string, value: unknown) => {
+      params.push(value);
+      where.push(sql(`$${params.length}`));
+    };
+    if (q.status?.length) add((n) => `status = any(${n}::text[])`, q.status);
+    if (q.method?.length) add((n) => `method = any(${n}::text[])`, q.method);
+    if (q.invoice_id !== undefined) add((n) => `invoice_id = ${n}`, q.invoice_id);
+    if (q.after || q.before) {
+      const tz = await this.options.get('timezone');
+      // a day means the whole day: after it is from the next midnight on, before it is before its midnight
+      const dayOnly = (s: string) => s.length === 10;
+      if (q.after) {
+        const bound = parseSiteDateTime(dayOnly(q.after) ? addDays(q.after, 1) : q.after, tz, 'after');
+        add((n) => `date ${dayOnly(q.after!) ? '>=' : '>'} ${n}::timestamptz`, bound);
+      }
+      if (q.before) add((n) => `date < ${n}::timestamptz`, parseSiteDateTime(q.before, tz, 'before'));
+    }
+    if (q.search) {
+      add((n) => `(lower(reference) like ${n} or lower(coalesce(transaction_id, '')) like ${n})`,
+        `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    }
+    const whereSql = where.length ? `where ${where.join(' and ')}` : '';
+    const total = (await this.db.query<{ n: number }>(`select count(*)::int as n from billing_payments ${whereSql}`, params))[0]!.n;
+    if (total === 0 || (q.page - 1) * q.per_page >= total) return { items: [], total };
+    const rows = await this.db.query(
+      `select ${PAYMENT_COLUMNS} from billing_payments ${whereSql} order by date desc, id desc
+        limit ${q.per_page} offset ${(q.page - 1) * q.per_page}`, params);
+    return { items: rows.map(paymentFromRow), total };
+  }
+}

@@ -1,0 +1,72 @@
+import { timestamp } from '../db/database.ts';
+
+/** Every method a payment can have (contract §5): the five gateways and the four offline methods. */
+export const PAYMENT_METHODS = [
+  'gateway_a', 'gateway_b', 'gateway_c', 'gateway_d', 'gateway_e', 'bank_transfer', 'cheque', 'cash', 'manual',
+] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+/** Methods without a webhook: they reach `completed` only by an administrator's action. */
+export const OFFLINE_METHODS = ['bank_transfer', 'cheque', 'cash', 'manual'] as const;
+export type OfflineMethod = (typeof OFFLINE_METHODS)[number];
+export type GatewayMethod = Exclude<PaymentMethod, OfflineMethod>;
+
+export const PAYMENT_STATUSES = ['pending', 'completed', 'failed', 'refunded', 'cancelled'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** Statuses whose money was received (`refunded` is a completed payment refunded in full). */
+export const RECEIVED_STATUSES: readonly PaymentStatus[] = ['completed', 'refunded'];
+
+export function isOffline(method: string): method is OfflineMethod {
+  return (OFFLINE_METHODS as readonly string[]).includes(method);
+}
+
+/**
+ * A payment record (contract §5). It belongs to one invoice; amounts are exact decimal text in its
+ * currency. `refunded` is the amount refunded so far: a partial refund leaves the payment `completed`,
+ * a full one makes it `refunded`.
+ */
+export interface Payment {
+  id: number;
+  invoiceId: number;
+  /** Unique, at most 20 characters (`P000042`), made at creation: the merchant reference sent to gateways. */
+  reference: string;
+  amount: string;
+  currency: string;
+  method: PaymentMethod;
+  status: PaymentStatus;
+  transactionId: string | null;
+  /** When the money was received (completed), else when the payment was recorded. */
+  date: Date;
+  refunded: string;
+  notes: string;
+  /**
+   * Why the payment waits for a person (a gateway confirmed another amount or currency than the
+   * pending payment's), or null. Such a payment stays as it was and counts for nothing until resolved.
+   */
+  review: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const PAYMENT_COLUMNS = `id, invoice_id, reference, amount::text, currency, method, status, transaction_id, date,
+  refunded::text, notes, review, created_at, updated_at`;
+
+export function paymentFromRow(r: Record<string, any>): Payment {
+  return {
+    id: Number(r.id),
+    invoiceId: Number(r.invoice_id),
+    reference: r.reference,
+    amount: r.amount,
+    currency: r.currency,
+    method: r.method,
+    status: r.status,
+    transactionId: r.transaction_id,
+    date: timestamp(r.date)!,
+    refunded: r.refunded,
+    notes: r.notes,
+    review: r.review,
+    createdAt: timestamp(r.created_at)!,
+    updatedAt: timestamp(r.updated_at)!,
+  };
+}

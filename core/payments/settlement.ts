@@ -1,0 +1,52 @@
+import type { Actor } from '../audit.ts';
+import type { Tx } from '../db/database.ts';
+import { DOCUMENT_COLUMNS, documentFromRow, type BillingDocument } from '../documents/document.ts';
+import type { InvoiceService } from '../documents/invoice-service.ts';
+import { BillingError } from '../errors.ts';
+import { Money, isCurrency } from '../money/index.ts';
+import { invoiceStatusAfter } from './invoice-status.ts';
+
+/**
+ * Locks an invoice's row for the rest of the transaction (`SELECT … FOR UPDATE`) and reads it, trashed
+ * or not; null when no invoice has this id. Every change of an invoice's money starts here, so changes
+ * of one invoice queue one behind the other, on any number of instances.
+ */
+export async function lockInvoice(tx: Tx, id: number): Promise<BillingDocument | null> {
+  if (!Number.isSafeInteger(id) || id < 1) return null;
+  const rows = await tx.query(`select ${DOCUMENT_COLUMNS} from billing_documents where id = $1 and kind = 'invoice' for update`, [id]);
+  return rows.length ? documentFromRow(rows[0]!) : null;
+}
+
+/**
+ * Recomputes a locked invoice's `paid`, `credited` and `due` from its payment and credit-note rows
+ * (never by adding to the stored figures, so they cannot drift) and moves its status where the money
+ * says (`invoiceStatusAfter`), through `InvoiceService.setStatus` so `billing_invoice_status_changed`
+ * fires after commit. Answers the invoice as stored now.
+ */
+export async function settleInvoice(tx: Tx, invoices: InvoiceService, invoice: BillingDocument, actor: Actor): Promise<BillingDocument> {
+  const rows = await tx.query(
+    `with p as (
+       select coalesce(sum(amount - refunded) filter (where status in ('completed', 'refunded') and currency = $2), 0) as sum_paid,
+              count(*) filter (where status in ('completed', 'refunded')) > 0 as any_received
+         from billing_payments where invoice_id = $1
+     ), c as (
+       select coalesce(sum(total), 0) as sum_credited
+         from billing_documents where kind = 'credit_note' and parent_id = $1 and trashed_at is null
+     )
+     update billing_documents d
+        -- at the scale of the total (the currency's minor unit), so figures read back as "0.00", not "0"
+        set paid = round(p.sum_paid, scale(d.total)), credited = round(c.sum_credited, scale(d.total)),
+            due = round(greatest(0, d.total - p.sum_paid - c.sum_credited), scale(d.total)), updated_at = now()
+       from p, c
+      where d.id = $1
+     returning ${DOCUMENT_COLUMNS}, p.any_received`, [invoice.id, invoice.currency]);
+  const row = rows[0]!;
+  const settled = documentFromRow(row);
+  if (!isCurrency(settled.currency)) throw new BillingError('billing_internal', `Invoice ${settled.id} has an unknown currency.`);
+  const money = (v: string) => Money.parse(v, settled.currency as never, 'amount');
+  const next = invoiceStatusAfter(settled.status, {
+    paid: money(settled.totals.paid), credited: money(settled.totals.credited), due: money(settled.totals.due),
+    received: row.any_received === true,
+  });
+  return invoices.setStatus(tx, settled, next, actor);
+}
