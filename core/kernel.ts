@@ -5,6 +5,7 @@ import { Admin } from './admin/admin.ts';
 import type { Config } from './config.ts';
 import { Database } from './db/database.ts';
 import { Documents } from './documents/documents.ts';
+import { Payments } from './payments/payments.ts';
 import { MailService, mailAjaxActions, registerMailListeners } from './mail/index.ts';
 import { PdfRenderer } from './pdf/index.ts';
 import { publicRouter } from './public/public-pages.ts';
@@ -58,6 +59,7 @@ export class Kernel {
   readonly identity: Identity;
   readonly admin: Admin;
   readonly documents: Documents;
+  readonly payments: Payments;
   readonly pdf: PdfRenderer;
   readonly mail: MailService;
   readonly api: ServiceApi;
@@ -85,6 +87,9 @@ export class Kernel {
     this.documents = new Documents({ db, options: this.options, hooks: this.hooks, config, pdf: this.pdf });
     for (const route of this.documents.restRoutes()) this.rest.add('core', route);
     for (const action of this.documents.ajaxActions()) this.ajax.add('core', action);
+    this.payments = new Payments({ db, options: this.options, hooks: this.hooks, config, pdf: this.pdf, invoices: this.documents.invoices });
+    for (const route of this.payments.restRoutes()) this.rest.add('core', route);
+    for (const action of this.payments.ajaxActions()) this.ajax.add('core', action);
     this.routers.push(publicRouter({
       db, options: this.options, hooks: this.hooks, pdf: this.pdf, quotes: this.documents.quotes, auth: this.identity.auth, log,
     }));
@@ -94,7 +99,8 @@ export class Kernel {
     });
     for (const action of mailAjaxActions(this.mail)) this.ajax.add('core', action);
     registerMailListeners(this.hooks, this.options, this.mail);
-    this.api = { invoices: this.documents.invoices, quotes: this.documents.quotes, clients: this.documents.clients, mail: this.mail };
+    this.api = { invoices: this.documents.invoices, quotes: this.documents.quotes, clients: this.documents.clients, mail: this.mail,
+      payments: this.payments.payments, creditNotes: this.payments.creditNotes };
     this.admin = new Admin(this);
     for (const action of this.admin.ajaxActions()) this.ajax.add('core', action);
     this.routers.push(this.admin.router());
