@@ -3,10 +3,12 @@ import type { AddressInfo } from 'node:net';
 import type { Router } from 'express';
 import { Admin } from './admin/admin.ts';
 import type { Config } from './config.ts';
+import { ChangeFeed } from './db/change-feed.ts';
 import { Database } from './db/database.ts';
 import { Documents } from './documents/documents.ts';
 import { Payments } from './payments/payments.ts';
 import { MailService, mailAjaxActions, registerMailListeners } from './mail/index.ts';
+import { ReportService, reportAjaxActions } from './reports/index.ts';
 import { PdfRenderer } from './pdf/index.ts';
 import { publicRouter } from './public/public-pages.ts';
 import { EMBEDDED_POOL, openEmbedded, type EmbeddedDatabase } from './db/embedded.ts';
@@ -62,11 +64,13 @@ export class Kernel {
   readonly payments: Payments;
   readonly pdf: PdfRenderer;
   readonly mail: MailService;
+  readonly reports: ReportService;
   readonly api: ServiceApi;
   /** Routers of core modules (admin screens, public pages), mounted after REST and AJAX. */
   readonly routers: Router[] = [];
   private server: Server | null = null;
   private poller: NodeJS.Timeout | null = null;
+  private feed: ChangeFeed | null = null;
   private revision = -1;
   private readonly embedded: EmbeddedDatabase | null;
 
@@ -99,7 +103,9 @@ export class Kernel {
     });
     for (const action of mailAjaxActions(this.mail)) this.ajax.add('core', action);
     registerMailListeners(this.hooks, this.options, this.mail);
-    this.api = { invoices: this.documents.invoices, quotes: this.documents.quotes, clients: this.documents.clients, mail: this.mail,
+    this.reports = new ReportService({ db, options: this.options });
+    for (const action of reportAjaxActions(this.reports)) this.ajax.add('core', action);
+    this.api = { invoices: this.documents.invoices, quotes: this.documents.quotes, clients: this.documents.clients, mail: this.mail, reports: this.reports,
       payments: this.payments.payments, creditNotes: this.payments.creditNotes };
     this.admin = new Admin(this);
     for (const action of this.admin.ajaxActions()) this.ajax.add('core', action);
@@ -156,6 +162,14 @@ export class Kernel {
   }
 
   private async serve(): Promise<void> {
+    // PostgreSQL tells this instance of others' changes at once: options cached, plugins switched
+    if (this.config.databaseUrl && !this.db.pglite) {
+      this.feed = await ChangeFeed.open(this.config.databaseUrl, this.log.child({ part: 'feed' }));
+      this.options.attachFeed(this.feed);
+      this.feed.subscribe((topic) => {
+        if (topic === 'plugins' || topic === 'reset') this.syncIfChanged().catch((err) => this.log.error({ err }, 'plugin sync failed'));
+      });
+    }
     this.jobs.start();
     const app = createApp({ db: this.db, log: this.log, rest: this.rest, ajax: this.ajax, routers: this.routers });
     // Headers and request line together over 16 KiB: Node answers 431 itself.
@@ -174,6 +188,7 @@ export class Kernel {
   /** Graceful stop: stop accepting, finish requests, stop jobs, unload plugins, close the database. */
   async stop(): Promise<void> {
     if (this.poller) clearInterval(this.poller);
+    await this.feed?.close();
     if (this.server) {
       const server = this.server;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -29,11 +29,14 @@ export interface DatabaseOptions {
  */
 export class Database {
   readonly orm: MikroORM;
+  /** The server is PGlite (embedded, here or in another process): one session, no LISTEN per connection. */
+  readonly pglite: boolean;
   private readonly log: Logger;
 
-  private constructor(orm: MikroORM, log: Logger) {
+  private constructor(orm: MikroORM, log: Logger, pglite: boolean) {
     this.orm = orm;
     this.log = log;
+    this.pglite = pglite;
   }
 
   static async connect(options: DatabaseOptions): Promise<Database> {
@@ -45,7 +48,8 @@ export class Database {
       debug: false,
       allowGlobalContext: false,
     });
-    return new Database(orm, options.log);
+    const [{ version }] = await run<{ version: string }>(orm.em.getConnection().getClient(), 'select version()', []);
+    return new Database(orm, options.log, /PGlite/i.test(version));
   }
 
   /** One statement outside any transaction. */

@@ -1,3 +1,4 @@
+import { notifyChange, type ChangeTopic } from './change-feed.ts';
 import type { Database, Tx } from './database.ts';
 
 /**
@@ -6,8 +7,9 @@ import type { Database, Tx } from './database.ts';
  * row, every BILLING_SYNC_INTERVAL_MS). Polling works the same on PostgreSQL and on the embedded
  * PGlite, whose single multiplexed session cannot LISTEN on behalf of several connections.
  */
-export async function bumpRevision(tx: Tx): Promise<void> {
+export async function bumpRevision(tx: Tx, topic: ChangeTopic): Promise<void> {
   await tx.query('update billing_state set revision = revision + 1 where id = 1');
+  await notifyChange(tx, topic);
 }
 
 export async function currentRevision(db: Database): Promise<number> {

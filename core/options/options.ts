@@ -3,6 +3,7 @@ import type { Database, Tx } from '../db/database.ts';
 import { BillingError } from '../errors.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import { describeErrors, validator } from '../validation/ajv.ts';
+import type { ChangeFeed } from '../db/change-feed.ts';
 import { bumpRevision } from '../db/revision.ts';
 import type { OptionMap, SettingSchema, SettingsDeclaration } from './option-map.ts';
 
@@ -21,17 +22,54 @@ export interface OptionRow {
 
 /**
  * The options store (WordPress's wp_options): typed get/set over `billing_options`, every value checked
- * against the schema its owner declared. Reads go to the database each time, so a change made through
- * one instance (or the CLI) is what every instance reads next.
+ * against the schema its owner declared.
+ *
+ * A change made through one instance (or the CLI) is what every instance reads next. On PostgreSQL the
+ * stored options are cached in memory while the change feed is live: every write notifies all instances
+ * on commit and each forgets its copy, and a lost feed turns the cache off. Without a feed (the embedded
+ * database) every read goes to the database. Reads inside a transaction always do.
  */
 export class OptionsStore {
   private readonly declared = new Map<string, Declared>();
+  /** Every stored option, while the change feed vouches for it; null when not loaded. */
+  private stored: Map<string, unknown> | null = null;
+  /** Bumped on every forget, so a load that raced with a change is not kept. */
+  private generation = 0;
+  private feed: ChangeFeed | null = null;
   private readonly db: Database;
   private readonly hooks: HookRegistry;
 
   constructor(db: Database, hooks: HookRegistry) {
     this.db = db;
     this.hooks = hooks;
+  }
+
+  /** Caches while `feed` is live; forgets on every change it reports. */
+  attachFeed(feed: ChangeFeed): void {
+    this.feed = feed;
+    feed.subscribe((topic) => { if (topic === 'options' || topic === 'reset') this.forget(); });
+  }
+
+  private forget(): void {
+    this.stored = null;
+    this.generation++;
+  }
+
+  /** Stored values (not defaults) of the given keys: from the cache when it may be trusted. */
+  private async read(keys: readonly string[], tx?: Tx): Promise<Map<string, unknown>> {
+    if (!tx && this.feed?.live) {
+      if (!this.stored) {
+        const gen = this.generation;
+        const rows = await this.db.query<{ key: string; value: unknown }>('select key, value from billing_options');
+        const all = new Map(rows.map((r) => [r.key, r.value]));
+        if (gen === this.generation && this.feed.live) this.stored = all;
+        return all;
+      }
+      return this.stored;
+    }
+    const rows = await (tx ?? this.db).query<{ key: string; value: unknown }>(
+      'select key, value from billing_options where key = any($1)', [keys]);
+    return new Map(rows.map((r) => [r.key, r.value]));
   }
 
   /** Declares settings. Plugins' settings are declared when they are discovered, active or not. */
@@ -49,18 +87,16 @@ export class OptionsStore {
 
   async get<K extends keyof OptionMap>(key: K, tx?: Tx): Promise<OptionMap[K]> {
     const decl = this.require(key);
-    const rows = await (tx ?? this.db).query<{ value: unknown }>('select value from billing_options where key = $1', [key]);
-    return (rows.length ? rows[0]!.value : decl.schema.default) as OptionMap[K];
+    const stored = await this.read([key], tx);
+    return (stored.has(key) ? stored.get(key) : decl.schema.default) as OptionMap[K];
   }
 
-  /** Several options in one query. */
+  /** Several options in one query (or none, from the cache). */
   async getMany<K extends keyof OptionMap>(keys: readonly K[], tx?: Tx): Promise<Pick<OptionMap, K>> {
     for (const k of keys) this.require(k);
-    const rows = await (tx ?? this.db).query<{ key: string; value: unknown }>(
-      'select key, value from billing_options where key = any($1)', [keys]);
+    const stored = await this.read(keys, tx);
     const out: Record<string, unknown> = {};
-    for (const k of keys) out[k] = this.declared.get(k)!.schema.default;
-    for (const r of rows) out[r.key] = r.value;
+    for (const k of keys) out[k] = stored.has(k) ? stored.get(k) : this.declared.get(k)!.schema.default;
     return out as Pick<OptionMap, K>;
   }
 
@@ -72,11 +108,12 @@ export class OptionsStore {
       const prior = await tx.query<{ value: unknown }>('select value from billing_options where key = $1 for update', [key]);
       await tx.query(`insert into billing_options (key, value, updated_at) values ($1, $2, now())
                       on conflict (key) do update set value = excluded.value, updated_at = now()`, [key, JSON.stringify(value)]);
-      await bumpRevision(tx);
+      await bumpRevision(tx, 'options');
       const oldValue = prior.length ? prior[0]!.value : decl.schema.default;
       await audit(tx, actor, { action: 'option.set', objectType: 'option', objectId: key, details: decl.schema.secret ? {} : { old: oldValue, new: value } });
       return oldValue;
     });
+    this.forget();
     await this.hooks.doAction('billing_option_updated', key, old, value);
   }
 
@@ -85,9 +122,10 @@ export class OptionsStore {
     const decl = this.require(key);
     await this.db.transaction(async (tx) => {
       await tx.query('delete from billing_options where key = $1', [key]);
-      await bumpRevision(tx);
+      await bumpRevision(tx, 'options');
       await audit(tx, actor, { action: 'option.delete', objectType: 'option', objectId: key });
     });
+    this.forget();
     await this.hooks.doAction('billing_option_updated', key, undefined, decl.schema.default);
   }
 

@@ -95,7 +95,7 @@ export class PluginManager {
       await tx.query(`insert into billing_plugins (name, active, version, activated_at) values ($1, true, $2, now())
                       on conflict (name) do update set active = true, version = excluded.version, activated_at = now()`,
       [name, def.version]);
-      await bumpRevision(tx);
+      await bumpRevision(tx, 'plugins');
       await audit(tx, actor, { action: 'plugin.activate', objectType: 'plugin', objectId: name, details: { version: def.version } });
     });
     await this.sync();
@@ -113,7 +113,7 @@ export class PluginManager {
     }
     await this.db.transaction(async (tx) => {
       await tx.query('update billing_plugins set active = false, deactivated_at = now() where name = $1', [name]);
-      await bumpRevision(tx);
+      await bumpRevision(tx, 'plugins');
       await audit(tx, actor, { action: 'plugin.deactivate', objectType: 'plugin', objectId: name });
     });
     await this.sync();

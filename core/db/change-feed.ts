@@ -1,0 +1,99 @@
+import pg from 'pg';
+import type { Logger } from '../log.ts';
+import type { Tx } from './database.ts';
+
+const CHANNEL = 'billing_changes';
+
+/** What changed, as a notification names it. */
+export type ChangeTopic = 'options' | 'plugins' | 'identity';
+
+/**
+ * Instant word between instances on PostgreSQL: one dedicated connection LISTENs on `billing_changes`,
+ * and a change NOTIFYs its topic inside its own transaction (PostgreSQL delivers it on commit, never on
+ * rollback). Caches may hold data only while the feed is `live`: when the connection drops, every
+ * subscriber is told to forget (`reset`) and caching stops until the feed listens again, so a missed
+ * notification can never leave an instance stale.
+ *
+ * The embedded database has no feed (its single multiplexed session cannot LISTEN per connection):
+ * there, nothing is cached and instances follow the polled revision.
+ */
+export class ChangeFeed {
+  private client: pg.Client | null = null;
+  private closed = false;
+  private readonly subscribers: Array<(topic: ChangeTopic | 'reset') => void> = [];
+  private readonly url: string;
+  private readonly log: Logger;
+  private retry: NodeJS.Timeout | null = null;
+
+  private constructor(url: string, log: Logger) {
+    this.url = url;
+    this.log = log;
+  }
+
+  static async open(url: string, log: Logger): Promise<ChangeFeed> {
+    const feed = new ChangeFeed(url, log);
+    await feed.connect();
+    return feed;
+  }
+
+  /** Whether notifications are arriving now; caches must not be trusted otherwise. */
+  get live(): boolean {
+    return this.client !== null;
+  }
+
+  subscribe(fn: (topic: ChangeTopic | 'reset') => void): void {
+    this.subscribers.push(fn);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    const c = this.client;
+    this.client = null;
+    await c?.end().catch(() => {});
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url });
+    client.on('notification', (n) => this.emit(n.payload as ChangeTopic));
+    client.on('error', (err) => this.lost(client, err));
+    client.on('end', () => this.lost(client, null));
+    try {
+      await client.connect();
+      await client.query(`listen ${CHANNEL}`);
+      this.client = client;
+      // whatever happened while not listening is unknown: start from nothing
+      this.emit('reset');
+    } catch (err) {
+      await client.end().catch(() => {});
+      this.lost(client, err as Error);
+    }
+  }
+
+  private lost(client: pg.Client, err: Error | null): void {
+    if (this.client === client) this.client = null;
+    this.emit('reset');
+    if (this.closed || this.retry) return;
+    if (err) this.log.warn({ err }, 'change feed lost; caches off until it is back');
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      if (!this.closed) void this.connect();
+    }, 1000);
+    this.retry.unref();
+  }
+
+  private emit(topic: ChangeTopic | 'reset'): void {
+    for (const fn of this.subscribers) {
+      try {
+        fn(topic);
+      } catch (err) {
+        this.log.error({ err, topic }, 'change feed subscriber failed');
+      }
+    }
+  }
+}
+
+/** Tells every instance, when `tx` commits, that `topic` changed. */
+export async function notifyChange(tx: Tx, topic: ChangeTopic): Promise<void> {
+  await tx.query(`select pg_notify('${CHANNEL}', $1)`, [topic]);
+}

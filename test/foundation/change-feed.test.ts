@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CLI } from '../../core/audit.ts';
+import type { Kernel } from '../../core/kernel.ts';
+import { freshDatabase, usingPostgres, type TestDatabase } from '../helpers/database.ts';
+import { bootKernel, eventually } from '../helpers/kernel.ts';
+
+let db: TestDatabase;
+let a: Kernel;
+let b: Kernel;
+
+/** How many times `k` queried billing_options from now on. */
+function countOptionReads(k: Kernel): () => number {
+  let n = 0;
+  const query = k.db.query.bind(k.db);
+  k.db.query = ((sql: string, params?: readonly unknown[]) => {
+    if (/from billing_options/.test(sql)) n++;
+    return query(sql, params);
+  }) as typeof k.db.query;
+  return () => n;
+}
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  // slow polling: what these tests see must come from the feed
+  a = await bootKernel(db.url, { config: { syncIntervalMs: 60_000 } });
+  b = await bootKernel(db.url, { config: { syncIntervalMs: 60_000 } });
+});
+
+afterAll(async () => {
+  await a?.stop();
+  await b?.stop();
+  await db?.drop();
+});
+
+(usingPostgres ? describe : describe.skip)('the change feed (PostgreSQL)', () => {
+  it('lets an instance cache options, and forget them the moment another instance changes one', async () => {
+    const reads = countOptionReads(b);
+    expect(await b.options.get('currency')).toBe('USD');
+    expect(await b.options.get('timezone')).toBe('UTC');
+    expect(await b.options.getMany(['invoice_prefix', 'number_padding'])).toEqual({ invoice_prefix: 'INV', number_padding: 4 });
+    expect(reads()).toBe(1); // one load, then memory
+    await a.options.set('currency', 'EUR', CLI);
+    expect(await eventually(async () => (await b.options.get('currency')) === 'EUR', 2000, 5)).toBe(true);
+  });
+
+  it('switches plugins on other instances without waiting for the poll', async () => {
+    await a.plugins.activate('hello', CLI);
+    expect(await eventually(() => b.plugins.isLoaded('hello'), 2000, 10)).toBe(true);
+    await a.plugins.deactivate('hello', CLI);
+    expect(await eventually(() => !b.plugins.isLoaded('hello'), 2000, 10)).toBe(true);
+  });
+
+  it('stops caching when its connection is lost, and reads the database meanwhile', async () => {
+    await b.options.get('currency'); // cached
+    // the server ends b's LISTEN session; a write lands while b cannot hear of it
+    await a.db.query(`select pg_terminate_backend(pid) from pg_stat_activity
+                      where datname = current_database() and query ilike 'listen billing_changes%' and pid <> pg_backend_pid()`);
+    await a.db.query(`update billing_options set value = '"GBP"' where key = 'currency'`);
+    expect(await eventually(async () => (await b.options.get('currency')) === 'GBP', 2000, 5)).toBe(true);
+    // and once it listens again, it caches again and hears changes
+    await new Promise((r) => setTimeout(r, 1500));
+    await a.options.set('currency', 'CHF', CLI);
+    expect(await eventually(async () => (await b.options.get('currency')) === 'CHF', 2000, 5)).toBe(true);
+  });
+});
+
+(usingPostgres ? describe.skip : describe)('without a change feed (embedded database)', () => {
+  it('reads options from the database every time', async () => {
+    const reads = countOptionReads(b);
+    await b.options.get('currency');
+    await b.options.get('currency');
+    expect(reads()).toBe(2);
+    await a.options.set('currency', 'EUR', CLI);
+    expect(await b.options.get('currency')).toBe('EUR');
+  });
+});
