@@ -4,9 +4,10 @@ import { benchEnv, formatRow, type Scenario } from './harness.ts';
 import { auth } from './scenarios/auth.ts';
 import { documents } from './scenarios/documents.ts';
 import { foundation } from './scenarios/foundation.ts';
+import { mail } from './scenarios/mail.ts';
 import { pdf } from './scenarios/pdf.ts';
 
-const SCENARIOS: Scenario[] = [foundation, auth, documents, pdf];
+const SCENARIOS: Scenario[] = [foundation, auth, documents, pdf, mail];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const env = benchEnv();

@@ -2,7 +2,7 @@ import type { MjmlOptions } from 'mjml';
 import { escapeHtml, Html } from '../admin/html.ts';
 
 /** A slot in a template's source: `{{name}}`, filled for each message. */
-const SLOT = /\{\{([a-z][a-z0-9_]*)\}\}/g;
+export const SLOT = /\{\{([a-z][a-z0-9_]*)\}\}/g;
 
 /**
  * What fills the slots: text is HTML-escaped; `Html` (made with the `html` tag, which escapes what it
@@ -10,7 +10,7 @@ const SLOT = /\{\{([a-z][a-z0-9_]*)\}\}/g;
  */
 export type SlotValues = Record<string, string | Html>;
 
-const MJML_OPTIONS: MjmlOptions = {
+export const MJML_OPTIONS: MjmlOptions = {
   // a mistake in a template fails its first compilation (and the tests), not a customer's mail
   validationLevel: 'strict',
   keepComments: false,
