@@ -38,7 +38,7 @@ export async function bootKernel(databaseUrl: string, opts: TestKernelOptions = 
     pluginDirs: [BUNDLED_PLUGINS, FIXTURE_PLUGINS],
     ...opts.config,
   });
-  return Kernel.boot(config, { serve: opts.serve ?? true, log: opts.log ?? silentLogger() });
+  return Kernel.boot(config, { serve: opts.serve ?? true, log: opts.log ?? silentLogger(), announce: () => {} });
 }
 
 /** Polls `check` until it holds or `ms` pass; answers whether it held. */
