@@ -11,9 +11,16 @@ export interface CommandInput {
  * One `billing` command, as data: its words, a usage line, and what it does. `run` returns the
  * machine-readable result (printed as JSON with `--format json`); `text` renders it for people.
  */
+/**
+ * The options a command takes with a value (`--email <e>`), so that the value is not read as a
+ * positional argument. Without this, an unknown `--name value` is a boolean followed by a positional.
+ */
+export type CommandOptions = Record<string, { type: 'string' | 'boolean' }>;
+
 export interface Command {
   words: string[];
   usage: string;
+  options?: CommandOptions;
   /** Number of required positional arguments. */
   arity?: number;
   /** The server command owns the process; every other command boots without HTTP or jobs. */

@@ -5,16 +5,11 @@ import { createLogger } from '../log.ts';
 import pino from 'pino';
 import type { Command } from './command.ts';
 import { coreCommands } from './commands/core-commands.ts';
+import { documentCommands } from './commands/document-commands.ts';
 import { identityCommands } from './commands/identity-commands.ts';
 
 /** Every command of `billing`; modules append theirs. */
-export const COMMANDS: Command[] = [...coreCommands, ...identityCommands];
-
-/**
- * The options a command takes with a value (`--email <e>`), so that the value is not read as a
- * positional argument. Without this, an unknown `--name value` is a boolean followed by a positional.
- */
-export type CommandOptions = Record<string, { type: 'string' | 'boolean' }>;
+export const COMMANDS: Command[] = [...coreCommands, ...identityCommands, ...documentCommands];
 
 function usage(): string {
   return ['Usage:', ...COMMANDS.map((c) => `  ${c.usage} [--format json]`)].join('\n');
@@ -36,7 +31,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   let { positionals, values } = parsed;
   let found = find(positionals);
-  const declared = (found?.command as (Command & { options?: CommandOptions }) | undefined)?.options;
+  const declared = found?.command.options;
   if (found && declared) {
     try {
       ({ positionals, values } = parseArgs({

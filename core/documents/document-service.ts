@@ -249,14 +249,15 @@ export class DocumentService {
     });
   }
 
-  protected async restoreFromTrash(id: number, actor: Actor): Promise<BillingDocument> {
+  /** Brings a document back from the trash with the status it had; `restored` is false when it was not there. */
+  protected async restoreFromTrash(id: number, actor: Actor): Promise<{ doc: BillingDocument; restored: boolean }> {
     return this.db.transaction(async (tx) => {
       const doc = await this.find(id, tx, true);
       if (!doc) throw notFound();
-      if (!doc.trashed) return doc;
+      if (!doc.trashed) return { doc, restored: false };
       await tx.query('update billing_documents set trashed_at = null, updated_at = now() where id = $1', [id]);
       await audit(tx, actor, { action: `${this.kind}.restore`, objectType: this.kind, objectId: id });
-      return { ...doc, trashed: false };
+      return { doc: { ...doc, trashed: false }, restored: true };
     });
   }
 }

@@ -72,8 +72,8 @@ export class InvoiceService extends DocumentService {
   }
 
   async restore(id: number, actor: Actor): Promise<BillingDocument> {
-    const doc = await this.restoreFromTrash(id, actor);
-    await this.hooks.doAction('billing_invoice_restored', id, doc);
+    const { doc, restored } = await this.restoreFromTrash(id, actor);
+    if (restored) await this.hooks.doAction('billing_invoice_restored', id, doc);
     return doc;
   }
 

@@ -71,8 +71,8 @@ export class QuoteService extends DocumentService {
     return this.moveToTrash(id, actor);
   }
 
-  restore(id: number, actor: Actor): Promise<BillingDocument> {
-    return this.restoreFromTrash(id, actor);
+  async restore(id: number, actor: Actor): Promise<BillingDocument> {
+    return (await this.restoreFromTrash(id, actor)).doc;
   }
 
   /** Issues a draft in `tx` (sending it does, once the mail server took it); other statuses stay as they are. */

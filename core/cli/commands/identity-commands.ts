@@ -2,9 +2,6 @@ import { CLI } from '../../audit.ts';
 import { BillingError } from '../../errors.ts';
 import type { User } from '../../identity/users.ts';
 import { table, type Command } from '../command.ts';
-import type { CommandOptions } from '../main.ts';
-
-type IdentityCommand = Command & { options?: CommandOptions };
 
 const text = (v: string | boolean | undefined, flag: string): string | undefined => {
   if (v === undefined) return undefined;
@@ -18,7 +15,7 @@ const listed = (u: User) => ({
 });
 
 /** `billing user …` and `billing app-password …` (contract §1). Every change is audited as `cli`. */
-export const identityCommands: IdentityCommand[] = [
+export const identityCommands: Command[] = [
   {
     words: ['user', 'create'],
     usage: 'billing user create <login> --email <e> [--role <role>] [--password <p>] [--display-name <n>] [--country <CC>] [--vat <v>] [--company <c>]',
