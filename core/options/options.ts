@@ -27,7 +27,7 @@ export interface OptionRow {
  * A change made through one instance (or the CLI) is what every instance reads next. On PostgreSQL the
  * stored options are cached in memory while the change feed is live: every write notifies all instances
  * on commit and each forgets its copy, and a lost feed turns the cache off. Without a feed (the embedded
- * database) every read goes to the database. Reads inside a transaction always do.
+ * database) every read goes to the database.
  */
 export class OptionsStore {
   private readonly declared = new Map<string, Declared>();
@@ -57,6 +57,9 @@ export class OptionsStore {
 
   /** Stored values (not defaults) of the given keys: from the cache when it may be trusted. */
   private async read(keys: readonly string[], tx?: Tx): Promise<Map<string, unknown>> {
+    // a transaction uses the cache when it is loaded, but never fills it from its own snapshot; and it
+    // must not read outside itself (on the embedded database, that would wait for its own end)
+    if (tx && this.feed?.live && this.stored) return this.stored;
     if (!tx && this.feed?.live) {
       if (!this.stored) {
         const gen = this.generation;
