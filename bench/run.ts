@@ -5,9 +5,10 @@ import { auth } from './scenarios/auth.ts';
 import { documents } from './scenarios/documents.ts';
 import { foundation } from './scenarios/foundation.ts';
 import { mail } from './scenarios/mail.ts';
+import { payments } from './scenarios/payments.ts';
 import { pdf } from './scenarios/pdf.ts';
 
-const SCENARIOS: Scenario[] = [foundation, auth, documents, pdf, mail];
+const SCENARIOS: Scenario[] = [foundation, auth, documents, pdf, mail, payments];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const env = benchEnv();

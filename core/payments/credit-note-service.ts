@@ -83,7 +83,7 @@ export class CreditNoteService {
         action: 'credit_note.create', objectType: 'credit_note', objectId: creditNote.id,
         details: { number, invoice_id: invoice.id, amount: amount.toString(), reason },
       });
-      const settled = await settleInvoice(tx, this.d.invoices, invoice, actor);
+      const settled = await settleInvoice(tx, this.d.invoices, invoice, actor, { credits: true });
       tx.afterCommit(() => this.d.hooks.doAction('billing_credit_note_created', settled.id, settled, creditNote));
       return { creditNote, invoice: settled };
     });
