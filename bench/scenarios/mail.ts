@@ -1,4 +1,4 @@
-import { escapeHtml, Html } from '../../core/admin/html.ts';
+import { escapeHtml, Html } from '../../core/http/html.ts';
 import type { BillingDocument } from '../../core/documents/document.ts';
 import { MJML_OPTIONS, SLOT, type SlotValues } from '../../core/mail/compiled-template.ts';
 import { renderMail } from '../../core/mail/render-mail.ts';

@@ -4,7 +4,7 @@ import type { AuthUser } from '../http/auth.ts';
 import { NONCE_ADMIN, NONCE_LOGOUT, NONCE_REST } from '../identity/nonces.ts';
 import type { Kernel } from '../kernel.ts';
 import { ADMIN_SCRIPT } from './admin-script.ts';
-import { html } from './html.ts';
+import { html } from '../http/html.ts';
 import { ADMIN_SCRIPT_PATH, loginPage, messagePage, shell } from './layout.ts';
 import type { AdminScreens } from './screens.ts';
 

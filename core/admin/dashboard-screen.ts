@@ -1,4 +1,4 @@
-import { html } from './html.ts';
+import { html } from '../http/html.ts';
 import type { AdminScreen } from './screens.ts';
 
 /** `/wp-admin/`: the landing screen. Later modules put their summaries in their own screens. */

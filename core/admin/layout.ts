@@ -1,4 +1,4 @@
-import { html, raw, type Html } from './html.ts';
+import { html, raw, type Html } from '../http/html.ts';
 
 export const ADMIN_SCRIPT_PATH = '/wp-admin/js/billing-admin.js';
 

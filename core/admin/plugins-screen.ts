@@ -1,6 +1,6 @@
 import type { AjaxAction } from '../http/ajax/ajax-action.ts';
 import type { Kernel } from '../kernel.ts';
-import { html } from './html.ts';
+import { html } from '../http/html.ts';
 import type { AdminScreen } from './screens.ts';
 
 /** Switching plugins is WordPress's `manage_options` (contract: Plugins screen). */

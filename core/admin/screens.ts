@@ -1,6 +1,6 @@
 import type { AuthUser } from '../http/auth.ts';
 import type { Kernel } from '../kernel.ts';
-import type { Html } from './html.ts';
+import type { Html } from '../http/html.ts';
 import { OwnedRegistry } from '../owned-registry.ts';
 
 /** What a screen is given to render itself. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { html } from '../admin/html.ts';
+import { html } from '../http/html.ts';
 import { CompiledTemplate, compiledTemplate } from './compiled-template.ts';
 
 describe('CompiledTemplate', () => {

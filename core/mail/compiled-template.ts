@@ -1,5 +1,5 @@
 import type { MjmlOptions } from 'mjml';
-import { escapeHtml, Html } from '../admin/html.ts';
+import { escapeHtml, Html } from '../http/html.ts';
 
 /** A slot in a template's source: `{{name}}`, filled for each message. */
 export const SLOT = /\{\{([a-z][a-z0-9_]*)\}\}/g;

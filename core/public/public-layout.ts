@@ -1,4 +1,4 @@
-import { html, raw, type Html } from '../admin/html.ts';
+import { html, raw, type Html } from '../http/html.ts';
 
 /** The path of the public pages' one script (the quote page's Accept / Decline, sent without a reload). */
 export const PUBLIC_SCRIPT_PATH = '/billing/assets/public.js';

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { html, type Html } from '../admin/html.ts';
+import { html, type Html } from '../http/html.ts';
 import type { Database } from '../db/database.ts';
 import { documentFromRow, DOCUMENT_COLUMNS, type BillingDocument } from '../documents/document.ts';
 import { documentPdf } from '../documents/document-pdf.ts';

@@ -1,4 +1,4 @@
-import { html } from '../../admin/html.ts';
+import { html } from '../../http/html.ts';
 import type { BillingDocument } from '../../documents/document.ts';
 import { formatDate, formatMoney } from '../../pdf/format.ts';
 import { greeting, itemRows, itemText, layout, lines } from './layout.ts';

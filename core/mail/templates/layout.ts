@@ -1,4 +1,4 @@
-import { html, type Html } from '../../admin/html.ts';
+import { html, type Html } from '../../http/html.ts';
 import type { BillingDocument } from '../../documents/document.ts';
 import { formatMoney, isZero } from '../../pdf/format.ts';
 import type { SlotValues } from '../compiled-template.ts';

@@ -1,4 +1,4 @@
-import { html, type Html } from '../../admin/html.ts';
+import { html, type Html } from '../../http/html.ts';
 import { formatMoney, formatDate, isZero } from '../../pdf/format.ts';
 import { layout } from './layout.ts';
 import { methodLabel, type PaymentMailData } from './payment-received.ts';

@@ -1,4 +1,4 @@
-import { html } from '../../admin/html.ts';
+import { html } from '../../http/html.ts';
 import { formatDate, formatMoney } from '../../pdf/format.ts';
 import type { DocumentMailData } from './invoice-available.ts';
 import { greeting, itemRows, itemText, layout, lines } from './layout.ts';
