@@ -13,7 +13,7 @@ export const PUBLIC_HEADERS: Record<string, string> = {
   'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; form-action 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'",
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; form-action 'self'; img-src 'self' data: https:; base-uri 'none'; frame-ancestors 'none'",
 };
 
 const STYLE = raw(`<style>
@@ -21,6 +21,7 @@ body{font:15px/1.55 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;backg
 .page{max-width:52em;margin:2em auto;background:#fff;padding:2.5em 3em;border-radius:6px;box-shadow:0 1px 3px rgba(0,0,0,.08)}
 header{display:flex;justify-content:space-between;gap:2em;align-items:flex-start;border-bottom:1px solid #e5e7eb;padding-bottom:1em}
 h1{margin:0;font-size:1.6em}
+.logo{max-height:3.5em;max-width:12em;display:block;margin-bottom:.6em}
 .muted{color:#656d76}
 .status{display:inline-block;padding:.15em .6em;border-radius:1em;background:#eef1f5;font-size:.85em;text-transform:uppercase;letter-spacing:.04em}
 .status-paid,.status-accepted{background:#dafbe1;color:#116329}

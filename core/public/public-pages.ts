@@ -60,7 +60,7 @@ async function serve(d: PublicPagesDeps, kind: Kind, req: Request, res: Response
     }
     const viewed = kind === 'invoice' ? await countView(d, doc, req) : doc;
     const key = String(req.query.key);
-    const o = await d.options.getMany(['company_name', 'company_address', 'company_email', 'timezone']);
+    const o = await d.options.getMany(['company_name', 'company_address', 'company_email', 'company_logo_url', 'timezone']);
     const today = siteDate(new Date(), o.timezone);
     const token = kind === 'quote' && quoteStatus(doc, today) === 'available' ? await d.quotes.mintToken(doc.id) : null;
     res.status(200).set(PUBLIC_HEADERS).end(publicPage(`${label(kind)} ${doc.number}`, page(viewed, { ...o, today, key, token })));
@@ -98,6 +98,7 @@ const label = (kind: Kind) => (kind === 'invoice' ? 'Invoice' : 'Quote');
 
 interface PageContext {
   company_name: string;
+  company_logo_url: string;
   company_address: string;
   company_email: string;
   today: string;
@@ -125,7 +126,7 @@ function page(doc: BillingDocument, c: PageContext): Html {
   <div><span class="status status-${status}">${status}</span></div>
 </header>
 <section class="parties">
-  <div><strong>${c.company_name}</strong>
+  <div>${/^(data:image\/|https:\/\/)/.test(c.company_logo_url) ? html`<img class="logo" src="${c.company_logo_url}" alt="${c.company_name}">` : ''}<strong>${c.company_name}</strong>
 ${c.company_address}${c.company_email ? `\n${c.company_email}` : ''}</div>
   <div><strong>Bill to</strong>
 ${doc.customer.name}${doc.customer.company ? `\n${doc.customer.company}` : ''}${doc.customer.email ? `\n${doc.customer.email}` : ''}${doc.customer.address ? `\n${doc.customer.address}` : ''}${doc.customer.country ? `\n${countryName(doc.customer.country)}` : ''}${doc.customer.vat ? `\nVAT ${doc.customer.vat}` : ''}</div>

@@ -179,6 +179,17 @@ describe('the public invoice page', () => {
     expect((await rest('GET', `/invoices/${id}`)).body.viewed.count).toBe(2);
   });
 
+  it('shows the company logo from the options, escaped', async () => {
+    const created = await rest('POST', '/invoices', { items: [{ name: 'Logo test', quantity: 1, price: 1 }], status: 'available' });
+    const key = await k.api.invoices.accessKey(created.body.id);
+    await k.options.set('company_logo_url', 'data:image/png;base64,iVBORw0KGgo="onerror="alert(1)', CLI);
+    const shown = await page('invoice', created.body.id, key);
+    expect(shown.text).toContain('<img class="logo" src="data:image/png;base64,iVBORw0KGgo=&quot;onerror=&quot;alert(1)"');
+    await k.options.set('company_logo_url', 'javascript:alert(1)', CLI);
+    expect((await page('invoice', created.body.id, key)).text).not.toContain('class="logo"');
+    await k.options.delete('company_logo_url', CLI);
+  });
+
   it('serves the PDF with the key, and 404 without', async () => {
     const created = await rest('POST', '/invoices', { items: [{ name: 'Hosting', quantity: 12, price: 9.99 }], customer_name: 'Дмитрий Иванов', status: 'available' });
     const key = await k.api.invoices.accessKey(created.body.id);
