@@ -30,3 +30,29 @@ export async function audit(tx: Tx | Database, actor: Actor, entry: AuditEntry):
   ];
   await tx.query(sql, params);
 }
+
+export interface AuditQuery {
+  page: number;
+  per_page: number;
+  object_type?: string;
+  object_id?: string;
+  actor?: string;
+  action?: string;
+}
+
+/** One page of the log, newest first, and the total (for `GET /audit-log`). */
+export async function readAudit(db: Database, q: AuditQuery): Promise<{ entries: Record<string, unknown>[]; total: number }> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  for (const [column, value] of [['object_type', q.object_type], ['object_id', q.object_id], ['actor', q.actor], ['action', q.action]] as const) {
+    if (value === undefined) continue;
+    params.push(value);
+    where.push(`${column} = $${params.length}`);
+  }
+  const sql = where.length ? `where ${where.join(' and ')}` : '';
+  const [{ n }] = await db.query<{ n: number }>(`select count(*)::int as n from billing_audit_log ${sql}`, params);
+  const rows = await db.query(
+    `select id, at, actor_id, actor, action, object_type, object_id, details, ip from billing_audit_log ${sql}
+      order by id desc limit ${q.per_page} offset ${(q.page - 1) * q.per_page}`, params);
+  return { entries: rows, total: n };
+}

@@ -17,6 +17,7 @@ import { currentRevision } from './db/revision.ts';
 import { HookRegistry, pluginHooks } from './hooks/registry.ts';
 import { Identity } from './identity/identity.ts';
 import { identityRoutes } from './identity/rest-routes.ts';
+import { auditRoutes } from './audit-routes.ts';
 import { AjaxDispatcher } from './http/ajax/ajax-dispatcher.ts';
 import { createApp } from './http/app.ts';
 import { RestServer } from './http/rest/rest-server.ts';
@@ -86,7 +87,7 @@ export class Kernel {
     this.identity = new Identity({ db, hooks: this.hooks, config, log: log.child({ part: 'identity' }) });
     this.rest = new RestServer(config.baseUrl, this.identity.auth, log);
     this.ajax = new AjaxDispatcher(this.identity.auth, log);
-    for (const route of identityRoutes(this.identity)) this.rest.add('core', route);
+    for (const route of [...identityRoutes(this.identity), ...auditRoutes(db, this.options)]) this.rest.add('core', route);
     this.pdf = new PdfRenderer();
     this.documents = new Documents({ db, options: this.options, hooks: this.hooks, config, pdf: this.pdf });
     for (const route of this.documents.restRoutes()) this.rest.add('core', route);
