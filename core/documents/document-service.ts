@@ -8,7 +8,7 @@ import { computeTotals, Decimal, isCurrency, LINE_DECIMALS, type CurrencyCode } 
 import type { OptionsStore } from '../options/options.ts';
 import { taxTreatment } from '../tax/index.ts';
 import { invalidParam } from '../validation/invalid-param.ts';
-import { DOCUMENT_COLUMNS, documentFromRow, type BillingDocument, type Customer, type DocumentItem } from './document.ts';
+import { DOCUMENT_COLUMNS, documentFromRow, type BillingDocument, type Customer, type DocumentItem, type StoredTotals } from './document.ts';
 import type { DocumentInput } from './document-schema.ts';
 import { claimNumber, takeNumber, type DocumentKind } from './numbering.ts';
 import { addDays, siteDate } from './site-time.ts';
@@ -24,8 +24,8 @@ export interface CreateContext {
   source: CreationSource;
 }
 
-/** Columns written when a document is created or its builder state saved. */
-interface PreparedDocument {
+/** Columns written when a document is created or its builder state saved (the totals under their column names). */
+interface PreparedDocument extends StoredTotals {
   title: string;
   currency: CurrencyCode;
   issue_date: string;
@@ -39,13 +39,6 @@ interface PreparedDocument {
   tax_category: string;
   tax_statement: string;
   tax_rate: string;
-  subtotal: string;
-  discount: string;
-  tax: string;
-  total: string;
-  paid: string;
-  credited: string;
-  due: string;
   notes: string;
   terms: string;
 }
