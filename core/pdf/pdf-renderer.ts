@@ -12,7 +12,7 @@ import { PdfCache } from './pdf-cache.ts';
 import { PdfRenderPool } from './render-pool.ts';
 
 export interface PdfRendererOptions {
-  /** Worker threads; default min(2, available cores). */
+  /** Worker threads; default min(2, available cores − 1), at least 1. */
   poolSize?: number;
   /** Bound of the in-memory cache, in bytes of PDF; default 64 MiB. 0 disables caching (not sharing). */
   cacheMaxBytes?: number;

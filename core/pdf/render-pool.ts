@@ -8,7 +8,7 @@ import type { FromWorker, ToWorker } from './worker-protocol.ts';
 const WORKER_URL = new URL('./render-worker.ts', import.meta.url);
 
 export interface RenderPoolOptions {
-  /** Worker threads; default min(2, available cores). */
+  /** Worker threads; default min(2, available cores − 1), at least 1. */
   size?: number;
 }
 
@@ -35,7 +35,8 @@ export class PdfRenderPool {
   #fontSharing = true;
 
   constructor(options: RenderPoolOptions = {}) {
-    this.size = Math.max(1, Math.floor(options.size ?? Math.min(2, availableParallelism())));
+    // one core stays with the event loop that answers requests: renders never take every core
+    this.size = Math.max(1, Math.floor(options.size ?? Math.min(2, availableParallelism() - 1)));
   }
 
   /** Renders a definition given as JSON text; resolves to the PDF's bytes. */
