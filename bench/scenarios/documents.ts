@@ -76,7 +76,7 @@ export const documents: Scenario = {
   async run(env: BenchEnv): Promise<Comparison[]> {
     const db = await env.database();
     const kernel = await env.kernel(db.url);
-    const pool = new pg.Pool({ connectionString: db.url, max: kernel.config.databaseUrl && !db.url.includes('host=') ? 10 : 4 });
+    const pool = new pg.Pool({ connectionString: db.url, max: kernel.db.pglite ? 1 : 10 });
     const server = bareApp(pool).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     const bare = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -104,9 +104,10 @@ export const documents: Scenario = {
       // p99 of GET /invoices/{id} while PDFs of distinct invoices render without pause
       let rendering = true;
       let rendered = 0;
+      const ids = (await kernel.db.query<{ id: string }>(`select id from billing_documents where kind = 'invoice' order by id limit 2000`)).map((r) => Number(r.id));
       const renderers = Array.from({ length: 4 }, async (_, w) => {
-        for (let n = 1 + w; rendering; n += 4) {
-          await documentPdf(await kernel.api.invoices.get(1 + (n % INVOICES)), { pdf: kernel.pdf, options: kernel.options, hooks: kernel.hooks });
+        for (let n = w; rendering; n += 4) {
+          await documentPdf(await kernel.api.invoices.get(ids[n % ids.length]!), { pdf: kernel.pdf, options: kernel.options, hooks: kernel.hooks });
           rendered++;
         }
       });

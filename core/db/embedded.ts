@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { ExchangeQueue } from './pglite-exchange-queue.ts';
 
 /**
  * The embedded database: PGlite (PostgreSQL compiled to WASM) kept under DATA_DIR, served over the
@@ -12,9 +13,9 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
  * DATA_DIR (the CLI while the server runs) connects to that socket instead of opening the files twice,
  * which PGlite does not allow.
  *
- * pglite-socket multiplexes connections onto PGlite's single session, keeping a transaction's
- * statements together; session state (SET, LISTEN, session advisory locks) is therefore shared, and
- * the service uses none of it.
+ * pglite-socket multiplexes connections onto PGlite's single session; `ExchangeQueue` keeps each
+ * connection's exchanges and transactions whole. Session state (SET, LISTEN, session advisory locks) is
+ * therefore shared, and the service uses none of it.
  */
 /**
  * Connections the socket server accepts. Node's server drops any beyond this with a reset, and pools
@@ -60,6 +61,8 @@ export async function openEmbedded(dataDir: string, socketDir?: string): Promise
   // pg_trgm: the substring search of document lists (a contrib module on a real PostgreSQL)
   const db = await PGlite.create(inMemory ? undefined : join(dataDir, 'pgdata'), { extensions: { pg_trgm } });
   const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: EMBEDDED_MAX_CONNECTIONS });
+  // its own queue interleaves connections' extended-protocol exchanges: ours keeps each one whole
+  (server as unknown as { queryQueue: ExchangeQueue }).queryQueue = new ExchangeQueue(db);
   await server.start();
   return {
     url: urlFor(dir),
