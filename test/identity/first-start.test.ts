@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import pino from 'pino';
 import { loadConfig } from '../../core/config.ts';
 import { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, usingPostgres, type TestDatabase } from '../helpers/database.ts';
+import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { freePort } from '../helpers/kernel.ts';
 import { basic, bootIdentityKernel, Browser } from './support.ts';
 
@@ -73,8 +73,7 @@ describe('the first start', () => {
     expect((await new Browser(k.url).signIn('admin', 'chosen-by-the-operator')).status).toBe(302);
   });
 
-  // (real PostgreSQL only: instances sharing one embedded database at boot is not a supported set-up)
-  (usingPostgres ? it : it.skip)('happens once when several instances start together', async () => {
+  it('happens once when several instances start together', async () => {
     const db = await fresh();
     const started = await Promise.all([bootIdentityKernel(db.url), bootIdentityKernel(db.url), bootIdentityKernel(db.url)]);
     kernels.push(...started.map((s) => s.kernel));
