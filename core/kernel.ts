@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Router } from 'express';
+import type { AjaxAction } from './http/ajax/ajax-action.ts';
+import type { RestRoute } from './http/rest/route.ts';
 import { Admin } from './admin/admin.ts';
 import type { Config } from './config.ts';
 import { ChangeFeed } from './db/change-feed.ts';
@@ -87,36 +89,40 @@ export class Kernel {
     this.identity = new Identity({ db, hooks: this.hooks, config, log: log.child({ part: 'identity' }) });
     this.rest = new RestServer(config.baseUrl, this.identity.auth, log);
     this.ajax = new AjaxDispatcher(this.identity.auth, log);
-    for (const route of [...identityRoutes(this.identity), ...auditRoutes(db, this.options)]) this.rest.add('core', route);
+    this.mount({ rest: [...identityRoutes(this.identity), ...auditRoutes(db, this.options)] });
     this.pdf = new PdfRenderer();
     this.documents = new Documents({ db, options: this.options, hooks: this.hooks, config, pdf: this.pdf });
-    for (const route of this.documents.restRoutes()) this.rest.add('core', route);
-    for (const action of this.documents.ajaxActions()) this.ajax.add('core', action);
+    this.mount({ rest: this.documents.restRoutes(), ajax: this.documents.ajaxActions() });
     this.payments = new Payments({ db, options: this.options, hooks: this.hooks, config, pdf: this.pdf, invoices: this.documents.invoices });
-    for (const route of this.payments.restRoutes()) this.rest.add('core', route);
-    for (const action of this.payments.ajaxActions()) this.ajax.add('core', action);
-    this.routers.push(publicRouter({
+    this.mount({ rest: this.payments.restRoutes(), ajax: this.payments.ajaxActions() });
+    this.mount({ router: publicRouter({
       db, options: this.options, hooks: this.hooks, pdf: this.pdf, quotes: this.documents.quotes, auth: this.identity.auth, log,
-    }));
+    }) });
     this.mail = new MailService({
       db, options: this.options, hooks: this.hooks, config, pdf: this.pdf, log: log.child({ part: 'mail' }),
       invoices: this.documents.invoices, quotes: this.documents.quotes,
     });
-    for (const action of mailAjaxActions(this.mail)) this.ajax.add('core', action);
+    this.mount({ ajax: mailAjaxActions(this.mail) });
     registerMailListeners(this.hooks, this.options, this.mail);
     this.reports = new ReportService({ db, options: this.options });
-    for (const action of reportAjaxActions(this.reports)) this.ajax.add('core', action);
+    this.mount({ ajax: reportAjaxActions(this.reports) });
     this.api = { invoices: this.documents.invoices, quotes: this.documents.quotes, clients: this.documents.clients, mail: this.mail, reports: this.reports,
       payments: this.payments.payments, creditNotes: this.payments.creditNotes };
     this.admin = new Admin(this);
-    for (const action of this.admin.ajaxActions()) this.ajax.add('core', action);
-    this.routers.push(this.admin.router());
+    this.mount({ ajax: this.admin.ajaxActions(), router: this.admin.router() });
     this.plugins = new PluginManager({
       db, hooks: this.hooks, options: this.options, log: log.child({ part: 'plugins' }),
       contextFor: (def) => this.pluginContext(def),
     });
     for (const sink of pluginSinks(this)) this.plugins.addSink(sink);
     this.plugins.addSink(this.identity.sink());
+  }
+
+  /** What a core module serves over HTTP, registered under the owner `core` as a plugin's declarations are. */
+  private mount(served: { rest?: RestRoute[]; ajax?: AjaxAction[]; router?: Router }): void {
+    for (const route of served.rest ?? []) this.rest.add('core', route);
+    for (const action of served.ajax ?? []) this.ajax.add('core', action);
+    if (served.router) this.routers.push(served.router);
   }
 
   static async boot(config: Config, opts: KernelOptions = {}): Promise<Kernel> {
