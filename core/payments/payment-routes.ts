@@ -1,3 +1,4 @@
+import { invalidParam } from '../validation/invalid-param.ts';
 import { pdfResponse } from '../documents/document-routes.ts';
 import { invoiceRepresentation } from '../documents/representation.ts';
 import { COLLECTION_ARGS, collectionResponse, pageWindow } from '../http/rest/pagination.ts';
@@ -102,7 +103,9 @@ export function paymentRoutes(d: PaymentsContext): RestRoute[] {
       capability: 'bill_refund_payment',
       args: { ...ID('payment'), ...REFUND_ARGS },
       description: 'Refund a payment, fully or in part, with a reason.',
-      handler: async (req) => one((await d.payments.refund(req.params.id, { amount: req.params.amount, reason: req.params.reason }, req.actor)).payment),
+      handler: async (req) => one((await d.payments.refund(req.params.id, {
+        amount: req.params.amount, reason: req.params.reason, idempotencyKey: idempotencyKey(req.headers['idempotency-key']),
+      }, req.actor)).payment),
     },
     {
       path: `${INVOICE}/credit-notes`,
@@ -162,4 +165,12 @@ export function paymentRoutes(d: PaymentsContext): RestRoute[] {
       },
     },
   ];
+}
+
+/** The `Idempotency-Key` header of a money-moving POST (as payment APIs take it): 1–100 visible characters. */
+function idempotencyKey(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const key = Array.isArray(header) ? header[0] : header;
+  if (!key || !/^[\x21-\x7e]{1,100}$/.test(key)) throw invalidParam('Idempotency-Key', 'The Idempotency-Key header must be 1 to 100 visible ASCII characters.');
+  return key;
 }

@@ -80,8 +80,13 @@ export class PaymentService {
   }
 
   /** Refunds `amount` of a received payment (at most what is left of it), with a reason. */
-  async refund(paymentId: number, input: { amount: number | string; reason: string }, actor: Actor): Promise<{ payment: Payment; invoice: BillingDocument }> {
-    const out = await this.core.apply({ action: 'refund', payment: { id: paymentId }, amount: input.amount, reason: input.reason },
+  /**
+   * Refunds part or all of a payment. With `idempotencyKey` (REST's `Idempotency-Key` header) a repeated
+   * request answers the first one's outcome instead of refunding again.
+   */
+  async refund(paymentId: number, input: { amount: number | string; reason: string; idempotencyKey?: string }, actor: Actor): Promise<{ payment: Payment; invoice: BillingDocument }> {
+    const key = input.idempotencyKey ? `refund:${paymentId}:${input.idempotencyKey}` : undefined;
+    const out = await this.core.apply({ action: 'refund', payment: { id: paymentId }, amount: input.amount, reason: input.reason, key },
       { channel: 'admin', actor });
     return { payment: out.payment!, invoice: out.invoice! };
   }

@@ -198,7 +198,7 @@ function setCommonHeaders(req: Request, res: Response, baseUrl: string): void {
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Link', `<${baseUrl}/wp-json/>; rel="https://api.w.org/"`);
   res.setHeader('Access-Control-Expose-Headers', 'X-WP-Total, X-WP-TotalPages, Link');
-  res.setHeader('Access-Control-Allow-Headers', 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type');
+  res.setHeader('Access-Control-Allow-Headers', 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, Idempotency-Key');
   const origin = req.get('Origin');
   if (origin) {
     res.setHeader('Access-Control-Allow-Origin', origin);
