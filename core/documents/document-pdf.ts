@@ -49,3 +49,8 @@ export async function documentPdf(doc: BillingDocument, d: DocumentPdfDeps, pare
       definition as unknown as Record<string, unknown>, doc)) as unknown as TDocumentDefinitions,
   });
 }
+
+/** The file name of a document's PDF: its number, with anything but `[A-Za-z0-9_.-]` made `_`. */
+export function pdfFilename(doc: Pick<BillingDocument, 'number'>): string {
+  return `${doc.number.replace(/[^A-Za-z0-9_.-]/g, '_')}.pdf`;
+}

@@ -1,21 +1,18 @@
 import { BillingError } from '../errors.ts';
 import { COLLECTION_ARGS, collectionResponse } from '../http/rest/pagination.ts';
 import { RestResponse, type ArgSchema, type RestRequest, type RestRoute } from '../http/rest/route.ts';
-import type { OptionsStore } from '../options/options.ts';
-import type { HookRegistry } from '../hooks/registry.ts';
 import { DOCUMENT_ARGS, QUOTE_ARGS, type DocumentInput } from './document-schema.ts';
 import type { BillingDocument } from './document.ts';
 import type { InvoiceService } from './invoice-service.ts';
 import type { PdfRenderer, RenderedPdf } from '../pdf/index.ts';
-import { documentPdf } from './document-pdf.ts';
+import { documentPdf, pdfFilename } from './document-pdf.ts';
 import type { QuoteService } from './quote-service.ts';
-import { invoiceRepresentation, quoteRepresentation, type RepresentationContext } from './representation.ts';
+import {
+  invoiceRepresentation, quoteRepresentation, representationContext, type RepresentationContext, type RepresentationSource,
+} from './representation.ts';
 
-export interface DocumentRouteDeps {
-  options: OptionsStore;
-  hooks: HookRegistry;
+export interface DocumentRouteDeps extends RepresentationSource {
   pdf: PdfRenderer;
-  baseUrl: string;
 }
 
 /** What differs between the invoice and the quote collections. */
@@ -91,7 +88,7 @@ export function documentRoutes(d: DocumentRouteDeps & { invoices: InvoiceService
 function kindRoutes(d: DocumentRouteDeps, k: KindRoutes): RestRoute[] {
   /** Representations of one request's documents share one read of the site timezone. */
   const representer = async (req: RestRequest) => {
-    const ctx = { baseUrl: d.baseUrl, timezone: await d.options.get('timezone'), hooks: d.hooks, request: req };
+    const ctx = await representationContext(d, req);
     return (doc: BillingDocument) => k.represent(doc, ctx);
   };
   const one = `/${k.route}/(?P<id>[\\d]+)`;
@@ -120,7 +117,7 @@ function kindRoutes(d: DocumentRouteDeps, k: KindRoutes): RestRoute[] {
       description: `Create ${k.noun === 'invoice' ? 'an' : 'a'} ${k.noun}.`,
       handler: async (req) => {
         const doc = await k.service.create(req.params as DocumentInput, { actor: req.actor, source: 'rest' });
-        return new RestResponse(await (await representer(req))(doc), 201, { Location: `${d.baseUrl}/wp-json/billing/v1/${k.route}/${doc.id}` });
+        return new RestResponse(await (await representer(req))(doc), 201, { Location: `${d.config.baseUrl}/wp-json/billing/v1/${k.route}/${doc.id}` });
       },
     },
     {
@@ -160,8 +157,7 @@ function kindRoutes(d: DocumentRouteDeps, k: KindRoutes): RestRoute[] {
 
 /** A PDF answer with its ETag; 304 when the client already holds these bytes. */
 export function pdfResponse(pdf: RenderedPdf, ifNoneMatch: string | undefined, number: string): RestResponse {
-  const filename = number.replace(/[^A-Za-z0-9_.-]/g, '_');
-  const headers: Record<string, string> = { ETag: pdf.etag, 'Content-Disposition': `inline; filename="${filename}.pdf"` };
+  const headers: Record<string, string> = { ETag: pdf.etag, 'Content-Disposition': `inline; filename="${pdfFilename({ number })}"` };
   if (ifNoneMatch && ifNoneMatch.split(',').map((t) => t.trim()).includes(pdf.etag)) {
     return new RestResponse(null, 304, headers, { contentType: 'application/pdf', body: Buffer.alloc(0) });
   }

@@ -41,7 +41,7 @@ export class Documents {
 
   restRoutes(): RestRoute[] {
     const { options, hooks, config, pdf } = this.ctx;
-    return [...documentRoutes({ invoices: this.invoices, quotes: this.quotes, options, hooks, pdf, baseUrl: config.baseUrl }), ...clientRoutes({ clients: this.clients, options, hooks })];
+    return [...documentRoutes({ invoices: this.invoices, quotes: this.quotes, options, hooks, pdf, config }), ...clientRoutes({ clients: this.clients, options, hooks })];
   }
 
   ajaxActions(): AjaxAction[] {

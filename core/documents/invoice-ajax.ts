@@ -7,7 +7,7 @@ import { builderInput, isNew } from './builder-input.ts';
 import { DOCUMENT_ARGS } from './document-schema.ts';
 import type { BillingDocument } from './document.ts';
 import type { DocumentsContext } from './documents.ts';
-import { invoiceRepresentation } from './representation.ts';
+import { invoiceRepresentation, representationContext } from './representation.ts';
 
 /** At most this many answers per autocomplete request. */
 export const INVOICE_SEARCH_LIMIT = 20;
@@ -24,9 +24,7 @@ const SAVE_FIELDS: Record<string, ArgSchema> = { id: { type: 'integer', minimum:
  * `manage_options`; `legacyCapability` declares that grant (see docs/ajax.md on how it applies).
  */
 export function invoiceAjaxActions(d: DocumentsContext): AjaxAction[] {
-  const represent = async (doc: BillingDocument, req: AjaxRequest) => invoiceRepresentation(doc, {
-    baseUrl: d.config.baseUrl, timezone: await d.options.get('timezone'), hooks: d.hooks, request: req,
-  });
+  const represent = async (doc: BillingDocument, req: AjaxRequest) => invoiceRepresentation(doc, await representationContext(d, req));
   const id = (req: AjaxRequest): number => checkFields(ID_FIELD, req.params).id;
 
   return [

@@ -3,6 +3,7 @@ import type { OptionsStore } from '../options/options.ts';
 import { DOCUMENT_COLUMNS, documentFromRow, type BillingDocument } from './document.ts';
 import type { DocumentKind } from './numbering.ts';
 import { siteDate } from './site-time.ts';
+import { containsPattern } from '../db/like.ts';
 
 export interface ListQuery {
   page: number;
@@ -52,7 +53,7 @@ export async function listDocuments(db: Database, options: OptionsStore, kind: D
   }
   if (q.search) {
     add((n) => `lower(number || ' ' || title || ' ' || customer_name || ' ' || customer_email) like ${n}`,
-      `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      containsPattern(q.search));
   }
   const whereSql = where.join(' and ');
   const column = ORDER_COLUMNS[q.orderby ?? 'date'];

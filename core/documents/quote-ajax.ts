@@ -4,7 +4,7 @@ import { checkFields } from '../validation/args.ts';
 import { builderInput, isNew } from './builder-input.ts';
 import type { BillingDocument } from './document.ts';
 import { QUOTE_ARGS } from './document-schema.ts';
-import { quoteRepresentation } from './representation.ts';
+import { quoteRepresentation, representationContext } from './representation.ts';
 import type { DocumentsContext } from './documents.ts';
 
 const SAVE_FIELDS: Record<string, ArgSchema> = { id: { type: 'integer', minimum: 1, description: 'The quote id' } };
@@ -14,9 +14,7 @@ const answerFields = { quote_id: 'The quote id', token: 'The one-time token of t
 
 /** The quote builder's and the visitor's admin-ajax actions (contract §6). */
 export function quoteAjaxActions(d: DocumentsContext): AjaxAction[] {
-  const represent = async (doc: BillingDocument, req: AjaxRequest) => quoteRepresentation(doc, {
-    baseUrl: d.config.baseUrl, timezone: await d.options.get('timezone'), hooks: d.hooks, request: req,
-  });
+  const represent = async (doc: BillingDocument, req: AjaxRequest) => quoteRepresentation(doc, await representationContext(d, req));
   return [
     {
       action: 'billing_save_quote',

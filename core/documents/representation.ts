@@ -1,7 +1,20 @@
 import type { HookRegistry } from '../hooks/registry.ts';
+import type { OptionsStore } from '../options/options.ts';
 import type { BillingDocument, StoredTotals } from './document.ts';
 import { OPEN_STATUSES } from './list-query.ts';
 import { siteDate, siteDateTime } from './site-time.ts';
+
+/** Where a representation's context comes from: every module's context carries these. */
+export interface RepresentationSource {
+  options: OptionsStore;
+  hooks: HookRegistry;
+  config: { baseUrl: string };
+}
+
+/** The context of one request's representations: the site timezone read once for all of them. */
+export async function representationContext(s: RepresentationSource, request?: unknown): Promise<RepresentationContext> {
+  return { baseUrl: s.config.baseUrl, timezone: await s.options.get('timezone'), hooks: s.hooks, request };
+}
 
 export interface RepresentationContext {
   baseUrl: string;

@@ -2,7 +2,7 @@ import { audit, type Actor } from '../audit.ts';
 import type { Config } from '../config.ts';
 import { timestamp, type Database } from '../db/database.ts';
 import type { BillingDocument } from '../documents/document.ts';
-import { documentPdf } from '../documents/document-pdf.ts';
+import { documentPdf, pdfFilename } from '../documents/document-pdf.ts';
 import type { InvoiceService } from '../documents/invoice-service.ts';
 import type { QuoteService } from '../documents/quote-service.ts';
 import { quoteStatus } from '../documents/representation.ts';
@@ -105,7 +105,7 @@ export class MailService {
     const attachments: MailAttachment[] = [];
     if (o.attach_pdf_to_email) {
       const pdf = await documentPdf(asSent, this.d);
-      attachments.push({ filename: `${doc.number.replace(/[^A-Za-z0-9_.-]/g, '_')}.pdf`, content: Buffer.from(pdf.bytes), contentType: 'application/pdf' });
+      attachments.push({ filename: pdfFilename(doc), content: Buffer.from(pdf.bytes), contentType: 'application/pdf' });
     }
     const link = await this.publicLink(kind, id);
     const template = kind === 'invoice' ? invoiceAvailable : quoteAvailable;

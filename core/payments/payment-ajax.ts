@@ -1,5 +1,5 @@
 import type { BillingDocument } from '../documents/document.ts';
-import { invoiceRepresentation } from '../documents/representation.ts';
+import { invoiceRepresentation, representationContext } from '../documents/representation.ts';
 import type { AjaxAction, AjaxRequest } from '../http/ajax/ajax-action.ts';
 import type { ArgSchema } from '../http/rest/route.ts';
 import { checkFields } from '../validation/args.ts';
@@ -30,7 +30,7 @@ const describe = (fields: Record<string, ArgSchema>): Record<string, string> =>
 export function paymentAjaxActions(d: PaymentsContext): AjaxAction[] {
   const tz = () => d.options.get('timezone');
   const invoice = async (doc: BillingDocument, req: AjaxRequest) =>
-    invoiceRepresentation(doc, { baseUrl: d.config.baseUrl, timezone: await tz(), hooks: d.hooks, request: req });
+    invoiceRepresentation(doc, await representationContext(d, req));
   const answer = async (p: { payment: Payment; invoice: BillingDocument }, req: AjaxRequest) =>
     ({ payment: paymentRepresentation(p.payment, await tz()), invoice: await invoice(p.invoice, req) });
 

@@ -1,6 +1,6 @@
 import { invalidParam } from '../validation/invalid-param.ts';
 import { pdfResponse } from '../documents/document-routes.ts';
-import { invoiceRepresentation } from '../documents/representation.ts';
+import { invoiceRepresentation, representationContext } from '../documents/representation.ts';
 import { COLLECTION_ARGS, collectionResponse, pageWindow } from '../http/rest/pagination.ts';
 import { RestResponse, type ArgSchema, type RestRequest, type RestRoute } from '../http/rest/route.ts';
 import type { PaymentsContext } from './payments.ts';
@@ -161,7 +161,7 @@ export function paymentRoutes(d: PaymentsContext): RestRoute[] {
       description: 'Cancel an issued invoice on which nothing is paid.',
       handler: async (req) => {
         const invoice = await d.payments.cancelInvoice(req.params.id, req.actor, req.params.reason ?? '');
-        return invoiceRepresentation(invoice, { baseUrl: d.config.baseUrl, timezone: await tz(), hooks: d.hooks, request: req });
+        return invoiceRepresentation(invoice, await representationContext(d, req));
       },
     },
   ];

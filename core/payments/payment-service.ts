@@ -6,6 +6,7 @@ import type { OptionsStore } from '../options/options.ts';
 import { PaymentCore, notFound, type PaymentCommand, type PaymentOrigin, type PaymentOutcome } from './payment-core.ts';
 import { parseSiteDateTime } from './payment-date.ts';
 import { PAYMENT_COLUMNS, paymentFromRow, type Payment, type PaymentMethod } from './payment.ts';
+import { containsPattern } from '../db/like.ts';
 
 /** The body of `POST /invoices/{id}/payments` (and of `billing_record_payment`). */
 export interface RecordPaymentInput {
@@ -145,7 +146,7 @@ export class PaymentService {
     }
     if (q.search) {
       add((n) => `(lower(reference) like ${n} or lower(coalesce(transaction_id, '')) like ${n})`,
-        `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+        containsPattern(q.search));
     }
     const whereSql = where.length ? `where ${where.join(' and ')}` : '';
     const total = (await this.db.query<{ n: number }>(`select count(*)::int as n from billing_payments ${whereSql}`, params))[0]!.n;

@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { html, type Html } from '../http/html.ts';
 import type { Database } from '../db/database.ts';
 import { documentFromRow, DOCUMENT_COLUMNS, type BillingDocument } from '../documents/document.ts';
-import { documentPdf } from '../documents/document-pdf.ts';
+import { documentPdf, pdfFilename } from '../documents/document-pdf.ts';
 import type { QuoteService } from '../documents/quote-service.ts';
 import { isOverdue, quoteStatus } from '../documents/representation.ts';
 import { siteDate } from '../documents/site-time.ts';
@@ -54,7 +54,7 @@ async function serve(d: PublicPagesDeps, kind: Kind, req: Request, res: Response
     if (asPdf) {
       const pdf = await documentPdf(doc, d);
       res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'Content-Type': 'application/pdf', ETag: pdf.etag,
-        'Content-Disposition': `inline; filename="${doc.number.replace(/[^A-Za-z0-9_.-]/g, '_')}.pdf"` });
+        'Content-Disposition': `inline; filename="${pdfFilename(doc)}"` });
       res.end(pdf.bytes);
       return;
     }

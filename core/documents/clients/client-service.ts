@@ -1,5 +1,6 @@
 import { timestamp, type Database } from '../../db/database.ts';
 import { BillingError } from '../../errors.ts';
+import { containsPattern } from '../../db/like.ts';
 
 /** Money a client owes and paid, in one currency, as exact decimal text (`numeric` sums from SQL). */
 export type ClientTotals = { invoiced: string; paid: string; due: string };
@@ -129,7 +130,7 @@ function matching(search: string | undefined): { where: string; params: unknown[
   const params: unknown[] = [CLIENT_ROLE];
   let where = 'role = $1';
   if (search) {
-    params.push(`%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    params.push(containsPattern(search));
     where += ` and lower(display_name || ' ' || email || ' ' || company) like $2`;
   }
   return { where, params };
