@@ -60,8 +60,16 @@ export interface BenchEnv {
  * the event loop of the server it measures; on two cores each gets one.
  */
 export async function measureHttp(load: HttpLoad, env: BenchEnv): Promise<Measure> {
-  const args = [AUTOCANNON, '-j', '-c', String(load.connections ?? env.connections), '-d', String(load.seconds ?? env.seconds),
-    '-m', load.method ?? 'GET'];
+  const args = [
+    AUTOCANNON,
+    '-j',
+    '-c',
+    String(load.connections ?? env.connections),
+    '-d',
+    String(load.seconds ?? env.seconds),
+    '-m',
+    load.method ?? 'GET',
+  ];
   for (const [k, v] of Object.entries(load.headers ?? {})) args.push('-H', `${k}: ${v}`);
   if (load.body !== undefined) args.push('-b', load.body);
   args.push('--warmup', '[', '-c', '2', '-d', '1', ']', load.url);
@@ -77,22 +85,27 @@ export async function measureHttp(load: HttpLoad, env: BenchEnv): Promise<Measur
 }
 
 /** Runs `op` with `concurrency` callers for `seconds`; for work that is not an HTTP request. */
-export async function measureOps(op: () => Promise<unknown>, opts: { seconds: number; concurrency: number; unit: string }): Promise<Measure> {
+export async function measureOps(
+  op: () => Promise<unknown>,
+  opts: { seconds: number; concurrency: number; unit: string },
+): Promise<Measure> {
   const latencies: number[] = [];
   let errors = 0;
   const end = performance.now() + opts.seconds * 1000;
   const start = performance.now();
-  await Promise.all(Array.from({ length: opts.concurrency }, async () => {
-    while (performance.now() < end) {
-      const t = performance.now();
-      try {
-        await op();
-      } catch {
-        errors++;
+  await Promise.all(
+    Array.from({ length: opts.concurrency }, async () => {
+      while (performance.now() < end) {
+        const t = performance.now();
+        try {
+          await op();
+        } catch {
+          errors++;
+        }
+        latencies.push(performance.now() - t);
       }
-      latencies.push(performance.now() - t);
-    }
-  }));
+    }),
+  );
   const elapsed = (performance.now() - start) / 1000;
   latencies.sort((a, b) => a - b);
   const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
@@ -132,13 +145,22 @@ export function benchEnv(): BenchEnv {
     },
     async kernel(url) {
       const port = 20000 + Math.floor(Math.random() * 20000);
-      const config = loadConfig({}, {
-        port, baseUrl: `http://127.0.0.1:${port}`, databaseUrl: url,
-        dataDir: mkdtempSync(join(tmpdir(), 'billing-bench-data-')),
-        pluginDirs: [resolve(import.meta.dirname, '../plugins'), resolve(import.meta.dirname, 'plugins')],
-      });
+      const config = loadConfig(
+        {},
+        {
+          port,
+          baseUrl: `http://127.0.0.1:${port}`,
+          databaseUrl: url,
+          dataDir: mkdtempSync(join(tmpdir(), 'billing-bench-data-')),
+          pluginDirs: [resolve(import.meta.dirname, '../plugins'), resolve(import.meta.dirname, 'plugins')],
+        },
+      );
       // Logs as in production (a JSON line per request), written to /dev/null: their cost is measured.
-      return Kernel.boot(config, { serve: true, announce: () => {}, log: createLogger('info', pino.destination({ dest: '/dev/null', sync: false })) });
+      return Kernel.boot(config, {
+        serve: true,
+        announce: () => {},
+        log: createLogger('info', pino.destination({ dest: '/dev/null', sync: false })),
+      });
     },
   };
 }

@@ -3,16 +3,19 @@
 import { benchEnv, formatRow, type Scenario } from './harness.ts';
 import { auth } from './scenarios/auth.ts';
 import { documents } from './scenarios/documents.ts';
+import { einvoice } from './scenarios/einvoice.ts';
 import { foundation } from './scenarios/foundation.ts';
 import { mail } from './scenarios/mail.ts';
 import { payments } from './scenarios/payments.ts';
 import { pdf } from './scenarios/pdf.ts';
 
-const SCENARIOS: Scenario[] = [foundation, auth, documents, pdf, mail, payments];
+const SCENARIOS: Scenario[] = [foundation, auth, documents, pdf, mail, payments, einvoice];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const env = benchEnv();
-console.log(`billing bench: ${env.seconds}s per measurement, ${env.connections} connections, database ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}`);
+console.log(
+  `billing bench: ${env.seconds}s per measurement, ${env.connections} connections, database ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}`,
+);
 let failed = false;
 for (const s of SCENARIOS) {
   if (wanted.length && !wanted.includes(s.name)) continue;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { delimiter, resolve } from 'node:path';
 
 /** Process configuration, read once from the environment (contract §1). */
@@ -35,7 +36,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     adminPassword: env.BILLING_ADMIN_PASSWORD || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
     syncIntervalMs: Number(env.BILLING_SYNC_INTERVAL_MS ?? 1000),
-    pluginDirs: [resolve(ROOT, 'plugins'), ...(env.BILLING_PLUGIN_DIRS ?? '').split(delimiter).filter(Boolean).map((d) => resolve(d))],
+    pluginDirs: [
+      resolve(ROOT, 'plugins'),
+      ...(env.BILLING_PLUGIN_DIRS ?? '')
+        .split(delimiter)
+        .filter(Boolean)
+        .map((d) => resolve(d)),
+    ],
     packageRoot: ROOT,
     ...overrides,
   };
@@ -43,3 +50,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
 }
 
 export const PROJECT_ROOT = ROOT;
+
+/** This service's version (package.json), which plugins' `compatibility` ranges are checked against. */
+export const SERVICE_VERSION: string = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')).version;

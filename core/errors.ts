@@ -29,15 +29,24 @@ export const ERROR_STATUS = {
   billing_payload_too_large: 413,
   billing_gateway_not_configured: 503,
   billing_gateway_unreachable: 503,
+  // the database (or another part the service needs) cannot be reached: try again
+  billing_unavailable: 503,
+  // a listener of a hook that fails closed threw: nothing was done
+  billing_hook_failed: 500,
   // e-mail: the mail server refused the message or could not be reached (a bad gateway for the caller)
   billing_mail_failed: 502,
   // the document has no customer e-mail address to send to
   billing_mail_no_recipient: 409,
+  // e-invoices: the document lacks data an e-invoice needs (`data.missing` lists every field at once)
+  billing_einvoice_incomplete: 409,
+  // e-invoices: a file given to read is not a UBL, CII or Factur-X invoice, or is refused as hostile
+  billing_einvoice_unreadable: 400,
   // CLI and in-process API
   billing_unknown_option: 400,
   billing_invalid_option: 400,
   billing_unknown_plugin: 404,
   billing_plugin_dependency: 409,
+  billing_plugin_incompatible: 409,
   billing_unknown_job: 404,
   billing_unknown_user: 404,
   billing_unknown_app_password: 404,

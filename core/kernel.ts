@@ -1,44 +1,37 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Router } from 'express';
-import type { AjaxAction } from './http/ajax/ajax-action.ts';
-import type { RestRoute } from './http/rest/route.ts';
-import { Admin } from './admin/admin.ts';
+import { CommandRegistry } from './cli/command.ts';
 import type { Config } from './config.ts';
 import { ChangeFeed } from './db/change-feed.ts';
 import { Database } from './db/database.ts';
-import { Documents } from './documents/documents.ts';
-import { Payments } from './payments/payments.ts';
-import { MailService, mailAjaxActions, registerMailListeners } from './mail/index.ts';
-import { ReportService, reportAjaxActions } from './reports/index.ts';
-import { PdfRenderer } from './pdf/index.ts';
-import { publicRouter } from './public/public-pages.ts';
 import { EMBEDDED_POOL, openEmbedded, type EmbeddedDatabase } from './db/embedded.ts';
-import { migrateCore } from './schema.ts';
 import { currentRevision } from './db/revision.ts';
 import { HookRegistry, pluginHooks } from './hooks/registry.ts';
-import { Identity } from './identity/identity.ts';
-import { identityRoutes } from './identity/rest-routes.ts';
-import { auditRoutes } from './audit-routes.ts';
 import { AjaxDispatcher } from './http/ajax/ajax-dispatcher.ts';
 import { createApp } from './http/app.ts';
 import { RestServer } from './http/rest/rest-server.ts';
 import { JobScheduler } from './jobs/scheduler.ts';
 import { createLogger, type Logger } from './log.ts';
+import type { AnyModule, ModuleContext } from './modules/define-module.ts';
+import { pluginApi, type ServiceApi } from './modules/service-api.ts';
+import type { ServiceMap } from './modules/service-map.ts';
 import { CORE_SETTINGS } from './options/option-map.ts';
 import { OptionsStore } from './options/options.ts';
+import { Outbox } from './outbox/outbox.ts';
+import { OwnedRegistry } from './owned-registry.ts';
+import { ContributionLoader, resolveContributions, type ContributionSink } from './plugins/contributions.ts';
 import type { PluginContext, PluginDefinition } from './plugins/define-plugin.ts';
 import { discoverPlugins } from './plugins/discovery.ts';
 import { PluginManager } from './plugins/plugin-manager.ts';
-import { pluginSinks } from './plugins/sinks.ts';
-import type { ServiceApi } from './service-api.ts';
+import { migrateCore, moduleOrder } from './schema.ts';
 
 /** How long a graceful stop waits for requests under way. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 export interface KernelOptions {
   log?: Logger;
-  /** Serve HTTP and run jobs (the server); the CLI boots without either. */
+  /** Serve HTTP and run jobs and the outbox (the server); the CLI boots without them. */
   serve?: boolean;
   /**
    * Where the first start's one-time administrator credentials are written (stdout by default; never
@@ -48,8 +41,12 @@ export interface KernelOptions {
 }
 
 /**
- * The composition root: opens the database, migrates, builds the services, loads the active plugins
- * and (when serving) starts jobs, HTTP and the revision poller. `stop()` undoes it in reverse order.
+ * The composition root, and the only holder of everything. It opens the database and migrates, builds
+ * the machinery every unit registers into (hooks, options, REST, admin-ajax, jobs, the outbox,
+ * commands, routers), then the core modules in the order of their `requires` — each given a narrow
+ * context: its own name, the environment, and the services of the modules it requires — then loads
+ * every module's declarations, and the active plugins', through the same sinks. `stop()` undoes it in
+ * reverse order.
  */
 export class Kernel {
   readonly config: Config;
@@ -57,72 +54,104 @@ export class Kernel {
   readonly db: Database;
   readonly hooks: HookRegistry;
   readonly options: OptionsStore;
-  readonly plugins: PluginManager;
   readonly jobs: JobScheduler;
+  readonly outbox: Outbox;
+  readonly plugins: PluginManager;
   readonly rest: RestServer;
   readonly ajax: AjaxDispatcher;
-  readonly identity: Identity;
-  readonly admin: Admin;
-  readonly documents: Documents;
-  readonly payments: Payments;
-  readonly pdf: PdfRenderer;
-  readonly mail: MailService;
-  readonly reports: ReportService;
+  readonly commands = new CommandRegistry();
+  /** Express routers of the loaded units (admin screens, public pages), mounted after REST and admin-ajax. */
+  readonly routers = new OwnedRegistry<Router>('router');
+  /** Every module's services, by module name. */
+  readonly services: ServiceMap;
+  /** The in-process service API (contract §2), for trusted code in this process: the CLI, tests. */
   readonly api: ServiceApi;
-  /** Routers of core modules (admin screens, public pages), mounted after REST and AJAX. */
-  readonly routers: Router[] = [];
+  /** What the schema migration applied at boot, as `owner/name`. */
+  readonly migrated: readonly string[];
+  private readonly loader = new ContributionLoader();
+  private readonly modules: Array<{ def: AnyModule; ctx: ModuleContext<unknown, never> }> = [];
   private server: Server | null = null;
   private poller: NodeJS.Timeout | null = null;
   private feed: ChangeFeed | null = null;
   private revision = -1;
   private readonly embedded: EmbeddedDatabase | null;
 
-  private constructor(config: Config, log: Logger, db: Database, embedded: EmbeddedDatabase | null) {
+  private constructor(config: Config, log: Logger, db: Database, embedded: EmbeddedDatabase | null, migrated: string[]) {
     this.config = config;
     this.log = log;
     this.db = db;
     this.embedded = embedded;
+    this.migrated = migrated;
     this.hooks = new HookRegistry(log);
     this.options = new OptionsStore(db, this.hooks);
     this.options.declare('core', CORE_SETTINGS);
     this.jobs = new JobScheduler(db, log.child({ part: 'jobs' }));
-    this.identity = new Identity({ db, hooks: this.hooks, config, log: log.child({ part: 'identity' }) });
-    this.rest = new RestServer(config.baseUrl, this.identity.auth, log);
-    this.ajax = new AjaxDispatcher(this.identity.auth, log);
-    this.mount({ rest: [...identityRoutes(this.identity), ...auditRoutes(db, this.options)] });
-    this.pdf = new PdfRenderer();
-    this.documents = new Documents({ db, options: this.options, hooks: this.hooks, config, pdf: this.pdf });
-    this.mount({ rest: this.documents.restRoutes(), ajax: this.documents.ajaxActions() });
-    this.payments = new Payments({ db, options: this.options, hooks: this.hooks, config, pdf: this.pdf, invoices: this.documents.invoices });
-    this.mount({ rest: this.payments.restRoutes(), ajax: this.payments.ajaxActions() });
-    this.mount({ router: publicRouter({
-      db, options: this.options, hooks: this.hooks, pdf: this.pdf, quotes: this.documents.quotes, auth: this.identity.auth, log,
-    }) });
-    this.mail = new MailService({
-      db, options: this.options, hooks: this.hooks, config, pdf: this.pdf, log: log.child({ part: 'mail' }),
-      invoices: this.documents.invoices, quotes: this.documents.quotes,
-    });
-    this.mount({ ajax: mailAjaxActions(this.mail) });
-    registerMailListeners(this.hooks, this.options, this.mail);
-    this.reports = new ReportService({ db, options: this.options });
-    this.mount({ ajax: reportAjaxActions(this.reports) });
-    this.api = { invoices: this.documents.invoices, quotes: this.documents.quotes, clients: this.documents.clients, mail: this.mail, reports: this.reports,
-      payments: this.payments.payments, creditNotes: this.payments.creditNotes };
-    this.admin = new Admin(this);
-    this.mount({ ajax: this.admin.ajaxActions(), router: this.admin.router() });
+    this.outbox = new Outbox(db, log.child({ part: 'outbox' }));
+    this.hooks.useDurableWriter(this.outbox);
+    this.rest = new RestServer(config.baseUrl, log);
+    this.rest.health = () => db.ping();
+    this.ajax = new AjaxDispatcher(log);
     this.plugins = new PluginManager({
-      db, hooks: this.hooks, options: this.options, log: log.child({ part: 'plugins' }),
+      db,
+      hooks: this.hooks,
+      options: this.options,
+      log: log.child({ part: 'plugins' }),
+      loader: this.loader,
       contextFor: (def) => this.pluginContext(def),
     });
-    for (const sink of pluginSinks(this)) this.plugins.addSink(sink);
-    this.plugins.addSink(this.identity.sink());
+    const services: Partial<ServiceMap> = {
+      hooks: this.hooks,
+      plugins: this.plugins,
+      jobs: this.jobs,
+      outbox: this.outbox,
+      schema: { migrate: () => migrateCore(db) },
+    };
+
+    for (const def of moduleOrder()) {
+      this.options.declare(def.name, def.settings ?? {});
+      const use = Object.fromEntries((def.requires ?? []).map((r: keyof ServiceMap) => [r, services[r]]));
+      const ctx = { ...this.unitContext(def.name), hooks: this.hooks, use, self: undefined as unknown } as ModuleContext<unknown, never> & {
+        self: unknown;
+      };
+      ctx.self = def.services?.(ctx);
+      (services as Record<string, unknown>)[def.name] = ctx.self;
+      this.modules.push({ def, ctx });
+    }
+    this.services = services as ServiceMap;
+    const s = this.services;
+    this.api = {
+      invoices: s.documents.invoices,
+      quotes: s.documents.quotes,
+      clients: s.documents.clients,
+      mail: s.mail,
+      reports: s.reports,
+      payments: s.payments.payments,
+      creditNotes: s.payments.creditNotes,
+      pdfs: s.documents.pdfs,
+    };
+    this.rest.auth = s.identity.auth;
+    this.ajax.auth = s.identity.auth;
+
+    // what the modules' sinks take (roles, screens, gateways) first, then the kernel's own
+    for (const { def, ctx } of this.modules) for (const sink of def.sinks?.(ctx) ?? []) this.loader.add(sink);
+    for (const sink of this.sinks()) this.loader.add(sink);
   }
 
-  /** What a core module serves over HTTP, registered under the owner `core` as a plugin's declarations are. */
-  private mount(served: { rest?: RestRoute[]; ajax?: AjaxAction[]; router?: Router }): void {
-    for (const route of served.rest ?? []) this.rest.add('core', route);
-    for (const action of served.ajax ?? []) this.ajax.add('core', action);
-    if (served.router) this.routers.push(served.router);
+  /** The services trusted in-process code reaches most (the CLI, tests). */
+  get identity(): ServiceMap['identity'] {
+    return this.services.identity;
+  }
+
+  get mail(): ServiceMap['mail'] {
+    return this.services.mail;
+  }
+
+  get pdf(): ServiceMap['pdf'] {
+    return this.services.pdf;
+  }
+
+  get payments(): ServiceMap['payments'] {
+    return this.services.payments;
   }
 
   static async boot(config: Config, opts: KernelOptions = {}): Promise<Kernel> {
@@ -135,15 +164,17 @@ export class Kernel {
       log.info({ dataDir: config.dataDir }, 'using the embedded database');
     }
     const db = await Database.connect({ url, poolMax: config.databaseUrl ? 10 : EMBEDDED_POOL, log });
+    let migrated: string[];
     try {
-      await migrateCore(db);
+      migrated = await migrateCore(db);
     } catch (err) {
       await db.close();
       await embedded?.close();
       throw err;
     }
-    const kernel = new Kernel(config, log, db, embedded);
-    await kernel.identity.init();
+    const kernel = new Kernel(config, log, db, embedded, migrated);
+    for (const { def, ctx } of kernel.modules) await def.init?.(ctx);
+    for (const { def, ctx } of kernel.modules) kernel.loader.load(resolveContributions(def.name, def, ctx));
     kernel.plugins.register(await discoverPlugins(config.pluginDirs, config.packageRoot));
     await kernel.plugins.sync();
     kernel.revision = await currentRevision(db);
@@ -178,6 +209,7 @@ export class Kernel {
       });
     }
     this.jobs.start();
+    this.outbox.start();
     const app = createApp({ db: this.db, log: this.log, rest: this.rest, ajax: this.ajax, routers: this.routers });
     // Headers and request line together over 16 KiB: Node answers 431 itself.
     this.server = createServer({ maxHeaderSize: 16 * 1024 }, app);
@@ -192,7 +224,7 @@ export class Kernel {
     this.log.info({ url: this.url }, 'listening');
   }
 
-  /** Graceful stop: stop accepting, finish requests, stop jobs, unload plugins, close the database. */
+  /** Graceful stop: stop accepting, finish requests, stop jobs and the outbox, unload, stop modules, close the database. */
   async stop(): Promise<void> {
     if (this.poller) clearInterval(this.poller);
     await this.feed?.close();
@@ -210,23 +242,94 @@ export class Kernel {
       this.server = null;
     }
     await this.jobs.stop();
+    await this.outbox.stop();
     await this.plugins.unloadAll();
-    // mails still going out (listeners' sends) finish before the transport, the PDFs and the database go
-    await this.mail.close();
-    await this.pdf.close();
+    for (const { def, ctx } of [...this.modules].reverse()) {
+      this.loader.unload(def.name);
+      await def.stop?.(ctx);
+    }
     await this.db.close();
     await this.embedded?.close();
   }
 
-  private pluginContext(def: PluginDefinition): PluginContext {
+  /** What every unit's context starts from. */
+  private unitContext(name: string) {
     return {
-      plugin: def.name,
+      name,
       config: this.config,
-      log: this.log.child({ plugin: def.name }),
+      log: this.log.child({ unit: name }),
       db: this.db,
       options: this.options,
-      hooks: pluginHooks(this.hooks, def.name),
-      api: this.api,
+      outbox: this.outbox,
+      actor: { id: null, name },
     };
+  }
+
+  private pluginContext(def: PluginDefinition): PluginContext {
+    return {
+      ...this.unitContext(def.name),
+      log: this.log.child({ plugin: def.name }),
+      plugin: def.name,
+      hooks: pluginHooks(this.hooks, def.name),
+      api: pluginApi(this.api),
+    };
+  }
+
+  /**
+   * The kernel's sinks: how each kind of declaration reaches the part that serves it. Every one
+   * registers under the unit's name, so unloading is `removeOwner(name)` everywhere.
+   */
+  private sinks(): ContributionSink[] {
+    return [
+      {
+        name: 'listeners',
+        load: (r) => {
+          for (const a of r.hooks.actions) this.hooks.declare('action', a, r.owner);
+          for (const f of r.hooks.filters) this.hooks.declare('filter', f, r.owner);
+          for (const l of r.listeners) {
+            if (l.kind === 'durable') this.hooks.addDurable(l.hook, l.topic, l.payload, r.owner);
+            else if (l.kind === 'action') this.hooks.addAction(l.hook as never, l.fn as never, l.priority, r.owner);
+            else this.hooks.addFilter(l.hook as never, l.fn as never, l.priority, r.owner);
+          }
+        },
+        unload: (owner) => {
+          this.hooks.removeOwner(owner);
+          this.hooks.undeclare(owner);
+        },
+      },
+      {
+        name: 'rest',
+        load: (r) => r.rest.forEach((route) => this.rest.add(r.owner, route)),
+        unload: (owner) => this.rest.removeOwner(owner),
+      },
+      {
+        name: 'ajax',
+        load: (r) => {
+          for (const a of r.ajax) this.ajax.add(r.owner, a);
+          for (const w of r.webhooks) this.ajax.addWebhook(r.owner, w);
+        },
+        unload: (owner) => this.ajax.removeOwner(owner),
+      },
+      {
+        name: 'jobs',
+        load: (r) => r.jobs.forEach((job) => this.jobs.add(r.owner, job)),
+        unload: (owner) => this.jobs.removeOwner(owner),
+      },
+      {
+        name: 'queues',
+        load: (r) => r.queues.forEach((queue) => this.outbox.add(r.owner, queue)),
+        unload: (owner) => this.outbox.removeOwner(owner),
+      },
+      {
+        name: 'commands',
+        load: (r) => r.commands.forEach((command) => this.commands.add(r.owner, command)),
+        unload: (owner) => this.commands.removeOwner(owner),
+      },
+      {
+        name: 'routers',
+        load: (r) => r.routers.forEach((router, i) => this.routers.add(r.owner, `${r.owner}#${i}`, router)),
+        unload: (owner) => this.routers.removeOwner(owner),
+      },
+    ];
   }
 }

@@ -8,16 +8,31 @@ export type { Logger };
  * string, where access keys travel).
  */
 const REDACT = [
-  'password', 'pwd', 'secret', 'token', 'key', 'access_key', 'authorization', 'cookie',
-  'apiKey', 'api_key', 'signature', 'card', '_wpnonce', 'nonce',
+  'password',
+  'pwd',
+  'secret',
+  'token',
+  'key',
+  'access_key',
+  'authorization',
+  'cookie',
+  'apiKey',
+  'api_key',
+  'signature',
+  'card',
+  '_wpnonce',
+  'nonce',
 ];
 
 export function createLogger(level = 'info', destination?: pino.DestinationStream): Logger {
-  return pino({
-    level,
-    base: { service: 'billing' },
-    redact: { paths: REDACT.flatMap((k) => [k, `*.${k}`]), censor: '[redacted]' },
-  }, destination ?? pino.destination({ sync: false }));
+  return pino(
+    {
+      level,
+      base: { service: 'billing' },
+      redact: { paths: REDACT.flatMap((k) => [k, `*.${k}`]), censor: '[redacted]' },
+    },
+    destination ?? pino.destination({ sync: false }),
+  );
 }
 
 /** A logger that drops everything: used by the CLI (whose stdout is its answer) and by quiet tests. */

@@ -1,21 +1,45 @@
 import type { Database } from './db/database.ts';
 import { CORE_MIGRATIONS } from './db/core-migrations.ts';
 import { migrate } from './db/migrations.ts';
-import { DOCUMENT_MIGRATIONS } from './documents/migrations.ts';
-import { MAIL_MIGRATIONS } from './mail/migrations.ts';
-import { PAYMENT_MIGRATIONS } from './payments/migrations.ts';
+import type { AnyModule } from './modules/define-module.ts';
+import { CORE_MODULES } from './modules/index.ts';
 
-/** Each core module's migrations, in the order they must run (later modules refer to earlier tables). */
-const CORE_SCHEMA: ReadonlyArray<[owner: string, steps: typeof CORE_MIGRATIONS]> = [
-  ['core', CORE_MIGRATIONS],
-  ['documents', DOCUMENT_MIGRATIONS],
-  ['payments', PAYMENT_MIGRATIONS],
-  ['mail', MAIL_MIGRATIONS],
-];
+/**
+ * The core modules in the order of their `requires` (a module after every module it requires), so that
+ * each one's migrations run after the tables they refer to, and its services are built after theirs.
+ */
+export function moduleOrder(modules: readonly AnyModule[] = CORE_MODULES): AnyModule[] {
+  const byName = new Map(modules.map((m) => [m.name, m]));
+  const order: AnyModule[] = [];
+  const visiting = new Set<string>();
+  const visit = (m: AnyModule) => {
+    if (order.includes(m)) return;
+    if (visiting.has(m.name)) throw new Error(`core modules require each other in a circle through ${m.name}`);
+    visiting.add(m.name);
+    for (const r of m.requires ?? []) {
+      const dep = byName.get(r);
+      if (dep) visit(dep);
+    }
+    visiting.delete(m.name);
+    order.push(m);
+  };
+  for (const m of modules) visit(m);
+  return order;
+}
 
-/** Brings the core's schema up to date; answers the steps applied, as `owner/name`. */
+/**
+ * Brings the core's schema up to date: the kernel's own tables (owner `core`), then each module's, in
+ * module order. Answers the steps applied, as `owner/name`.
+ */
 export async function migrateCore(db: Database): Promise<string[]> {
   const applied: string[] = [];
-  for (const [owner, steps] of CORE_SCHEMA) applied.push(...(await migrate(db, owner, steps)).map((n) => `${owner}/${n}`));
+  const owners: Array<[string, AnyModule['migrations']]> = [
+    ['core', CORE_MIGRATIONS],
+    ...moduleOrder().map((m) => [m.name, m.migrations] as [string, AnyModule['migrations']]),
+  ];
+  for (const [owner, steps] of owners) {
+    if (!steps?.length) continue;
+    applied.push(...(await migrate(db, owner, steps)).map((n) => `${owner}/${n}`));
+  }
   return applied;
 }

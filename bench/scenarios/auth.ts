@@ -1,6 +1,6 @@
 import express from 'express';
 import type { AddressInfo } from 'node:net';
-import { CLI } from '../../core/audit.ts';
+import { CLI } from '../../core/audit/audit.ts';
 import { measureHttp, type Scenario } from '../harness.ts';
 
 /** Application-password Basic auth on a REST route: its cost next to the same route without credentials, and bare express. */
@@ -11,7 +11,9 @@ export const auth: Scenario = {
     const db = await env.database();
     const kernel = await env.kernel(db.url);
     const bare = express();
-    bare.get('/noop', (_req, res) => { res.json({ ok: true, user: 0, filtered: true }); });
+    bare.get('/noop', (_req, res) => {
+      res.json({ ok: true, user: 0, filtered: true });
+    });
     const server = bare.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     try {
@@ -26,7 +28,12 @@ export const auth: Scenario = {
       const baseline = await measureHttp({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/noop` }, env);
       return [
         { scenario: 'GET REST route, Basic app password', ours: authed, baseline: anonymous, baselineName: 'same route, no credentials' },
-        { scenario: 'GET REST route, Basic app password', ours: authed, baseline: oneQuery, baselineName: 'no credentials + one indexed query' },
+        {
+          scenario: 'GET REST route, Basic app password',
+          ours: authed,
+          baseline: oneQuery,
+          baselineName: 'no credentials + one indexed query',
+        },
         { scenario: 'GET REST route, Basic app password', ours: authed, baseline, baselineName: 'bare express' },
       ];
     } finally {

@@ -1,7 +1,7 @@
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { CLI } from '../../core/audit.ts';
+import { CLI } from '../../core/audit/audit.ts';
 import { documentPdf } from '../../core/documents/document-pdf.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { measureHttp, type BenchEnv, type Comparison, type Measure, type Scenario } from '../harness.ts';
@@ -15,14 +15,17 @@ const INVOICES = Number(process.env.BENCH_INVOICES ?? (process.env.BENCH_DATABAS
 
 /** Seeds `n` invoices in one statement: realistic spread of statuses, dates and 5 000 customers. */
 async function seed(kernel: Kernel, n: number): Promise<void> {
-  await kernel.db.query(`
+  await kernel.db.query(
+    `
     insert into billing_documents (kind, number, status, title, currency, issue_date, due_date, customer_name, customer_email,
       items, subtotal, discount, tax, total, paid, credited, due, access_key)
     select 'invoice', 'INV-' || lpad(g::text, 6, '0'), (array['draft','available','partial','paid'])[1 + g % 4], 'Services ' || g, 'USD',
       date '2025-01-01' + (g % 600), date '2025-01-31' + (g % 600), 'Customer ' || (g % 5000), 'customer' || (g % 5000) || '@example.com',
       '[{"name":"Work","description":"","quantity":"1","price":"100","amount":"100.00","taxable":true}]'::jsonb,
       100, 0, 0, 100, 0, 0, 100, md5(g::text) || md5((g + 7)::text)
-    from generate_series(1, $1::int) g`, [n]);
+    from generate_series(1, $1::int) g`,
+    [n],
+  );
   await kernel.db.query(`update billing_sequences set next_value = $1 where kind = 'invoice'`, [n + 1]);
   // as autovacuum would have by now: statistics and the visibility map that lets counts skip the heap
   await kernel.db.query('vacuum analyze billing_documents');
@@ -33,7 +36,10 @@ function bareApp(pool: pg.Pool): express.Express {
   const app = express();
   app.use(express.json());
   app.get('/invoices/:id', async (req, res) => {
-    const { rows } = await pool.query('select * from billing_documents where id = $1 and kind = $2 and trashed_at is null', [req.params.id, 'invoice']);
+    const { rows } = await pool.query('select * from billing_documents where id = $1 and kind = $2 and trashed_at is null', [
+      req.params.id,
+      'invoice',
+    ]);
     res.json(rows[0]);
   });
   app.get('/invoices', async (req, res) => {
@@ -48,9 +54,14 @@ function bareApp(pool: pg.Pool): express.Express {
     const client = await pool.connect();
     try {
       await client.query('begin');
-      const seq = await client.query(`update billing_sequences set next_value = next_value + 1 where kind = 'bare' returning next_value - 1 as v`);
-      const { rows } = await client.query(`insert into billing_documents (kind, number, status, currency, issue_date, items, total, due, access_key)
-        values ('quote', 'BARE-' || $1, 'draft', 'USD', current_date, '[]', 100, 100, md5(random()::text) || md5(random()::text)) returning id`, [seq.rows[0].v]);
+      const seq = await client.query(
+        `update billing_sequences set next_value = next_value + 1 where kind = 'bare' returning next_value - 1 as v`,
+      );
+      const { rows } = await client.query(
+        `insert into billing_documents (kind, number, status, currency, issue_date, items, total, due, access_key)
+        values ('quote', 'BARE-' || $1, 'draft', 'USD', current_date, '[]', 100, 100, md5(random()::text) || md5(random()::text)) returning id`,
+        [seq.rows[0].v],
+      );
       await client.query('commit');
       res.status(201).json(rows[0]);
     } catch (err) {
@@ -65,8 +76,11 @@ function bareApp(pool: pg.Pool): express.Express {
 
 /** Numbers handed out since `from` (exclusive): no duplicate and no gap is the promise. */
 async function gapless(kernel: Kernel, from: number): Promise<boolean> {
-  const rows = await kernel.db.query<{ n: string }>(`select substr(number, 5)::int as n from billing_documents
-    where kind = 'invoice' and number ~ '^INV-[0-9]+$' and substr(number, 5)::int > $1 order by 1`, [from]);
+  const rows = await kernel.db.query<{ n: string }>(
+    `select substr(number, 5)::int as n from billing_documents
+    where kind = 'invoice' and number ~ '^INV-[0-9]+$' and substr(number, 5)::int > $1 order by 1`,
+    [from],
+  );
   return rows.every((r, i) => Number(r.n) === from + 1 + i);
 }
 
@@ -91,30 +105,66 @@ export const documents: Scenario = {
       const out: Comparison[] = [];
 
       const getOne = await measureHttp({ url: `${api}/invoices/${id}`, headers }, env);
-      out.push({ scenario: 'GET /invoices/{id} (Basic auth)', ours: getOne, baseline: await measureHttp({ url: `${bare}/invoices/${id}` }, env), baselineName: 'bare express+pg' });
-      out.push({ scenario: 'GET /invoices?per_page=100', ours: await measureHttp({ url: `${api}/invoices?per_page=100`, headers }, env), baseline: await measureHttp({ url: `${bare}/invoices` }, env), baselineName: 'bare express+pg' });
-      out.push({ scenario: 'GET /invoices?search=customer 4321', ours: await measureHttp({ url: `${api}/invoices?search=customer%204321&per_page=100`, headers }, env), baseline: await measureHttp({ url: `${bare}/invoices?search=customer%204321` }, env), baselineName: 'bare express+pg' });
+      out.push({
+        scenario: 'GET /invoices/{id} (Basic auth)',
+        ours: getOne,
+        baseline: await measureHttp({ url: `${bare}/invoices/${id}` }, env),
+        baselineName: 'bare express+pg',
+      });
+      out.push({
+        scenario: 'GET /invoices?per_page=100',
+        ours: await measureHttp({ url: `${api}/invoices?per_page=100`, headers }, env),
+        baseline: await measureHttp({ url: `${bare}/invoices` }, env),
+        baselineName: 'bare express+pg',
+      });
+      out.push({
+        scenario: 'GET /invoices?search=customer 4321',
+        ours: await measureHttp({ url: `${api}/invoices?search=customer%204321&per_page=100`, headers }, env),
+        baseline: await measureHttp({ url: `${bare}/invoices?search=customer%204321` }, env),
+        baselineName: 'bare express+pg',
+      });
 
       const before = INVOICES;
       const body = JSON.stringify({ items: [{ name: 'Work', quantity: 1, price: 100 }], customer_name: 'Bench' });
-      const post = await measureHttp({ url: `${api}/invoices`, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body, connections: 50 }, env);
+      const post = await measureHttp(
+        { url: `${api}/invoices`, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body, connections: 50 },
+        env,
+      );
       const postBare = await measureHttp({ url: `${bare}/invoices`, method: 'POST', connections: 50 }, env);
-      out.push({ scenario: 'POST /invoices, 50 clients', ours: post, baseline: postBare, baselineName: 'bare insert+sequence', note: (await gapless(kernel, before)) ? 'numbers gapless' : 'NUMBERS NOT GAPLESS' });
+      out.push({
+        scenario: 'POST /invoices, 50 clients',
+        ours: post,
+        baseline: postBare,
+        baselineName: 'bare insert+sequence',
+        note: (await gapless(kernel, before)) ? 'numbers gapless' : 'NUMBERS NOT GAPLESS',
+      });
 
       // p99 of GET /invoices/{id} while PDFs of distinct invoices render without pause
       let rendering = true;
       let rendered = 0;
-      const ids = (await kernel.db.query<{ id: string }>(`select id from billing_documents where kind = 'invoice' order by id limit 2000`)).map((r) => Number(r.id));
+      const ids = (
+        await kernel.db.query<{ id: string }>(`select id from billing_documents where kind = 'invoice' order by id limit 2000`)
+      ).map((r) => Number(r.id));
       const renderers = Array.from({ length: 4 }, async (_, w) => {
         for (let n = w; rendering; n += 4) {
-          await documentPdf(await kernel.api.invoices.get(ids[n % ids.length]!), { pdf: kernel.pdf, options: kernel.options, hooks: kernel.hooks });
+          await documentPdf(await kernel.api.invoices.get(ids[n % ids.length]!), {
+            pdf: kernel.pdf,
+            options: kernel.options,
+            hooks: kernel.hooks,
+          });
           rendered++;
         }
       });
       const busy: Measure = await measureHttp({ url: `${api}/invoices/${id}`, headers }, env);
       rendering = false;
       await Promise.all(renderers);
-      out.push({ scenario: 'GET /invoices/{id} while PDFs render', ours: busy, baseline: getOne, baselineName: 'idle', note: `p99 ${(busy.p99 / getOne.p99).toFixed(2)}x idle; ${rendered} PDFs rendered meanwhile` });
+      out.push({
+        scenario: 'GET /invoices/{id} while PDFs render',
+        ours: busy,
+        baseline: getOne,
+        baselineName: 'idle',
+        note: `p99 ${(busy.p99 / getOne.p99).toFixed(2)}x idle; ${rendered} PDFs rendered meanwhile`,
+      });
       return out;
     } finally {
       server.close();

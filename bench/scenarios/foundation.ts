@@ -1,6 +1,6 @@
 import express from 'express';
 import type { AddressInfo } from 'node:net';
-import { CLI } from '../../core/audit.ts';
+import { CLI } from '../../core/audit/audit.ts';
 import { measureHttp, type Scenario } from '../harness.ts';
 
 /** A trivial action through the whole stack (express, logging, admin-ajax dispatch, a plugin filter) vs bare express. */
@@ -11,7 +11,9 @@ export const foundation: Scenario = {
     const db = await env.database();
     const kernel = await env.kernel(db.url);
     const bare = express();
-    bare.get('/noop', (_req, res) => { res.json({ success: true, data: { ok: true, filtered: true } }); });
+    bare.get('/noop', (_req, res) => {
+      res.json({ success: true, data: { ok: true, filtered: true } });
+    });
     const server = bare.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     try {

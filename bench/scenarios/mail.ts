@@ -7,7 +7,10 @@ import { measureOps, type Comparison, type Measure } from '../harness.ts';
 import type { Scenario } from '../harness.ts';
 
 const COMPANY: MailCompany = {
-  name: 'Acme Studio', address: 'Rue Haute 1\n1000 Brussels', email: 'billing@acme.test', logoSrc: 'cid:company-logo@billing',
+  name: 'Acme Studio',
+  address: 'Rue Haute 1\n1000 Brussels',
+  email: 'billing@acme.test',
+  logoSrc: 'cid:company-logo@billing',
 };
 const CUSTOMERS = ['Ελένη Παπαδοπούλου', 'Дмитрий Иванов', 'Łukasz Żółć', 'Acme Widgets <Ltd> & Co'];
 
@@ -16,19 +19,45 @@ function invoice(n: number): BillingDocument {
   const number = `INV-${String(n).padStart(6, '0')}`;
   const now = new Date();
   return {
-    id: n, kind: 'invoice', number, status: 'available', trashed: false, title: 'Website, phase 2', currency: 'EUR',
-    issueDate: '2026-03-01', dueDate: '2026-03-31', expiryDate: null, clientId: null,
-    customer: { name: CUSTOMERS[n % CUSTOMERS.length]!, email: `customer${n}@example.com`, country: 'BE', vat: '', company: '', address: '' },
+    id: n,
+    kind: 'invoice',
+    number,
+    status: 'available',
+    trashed: false,
+    title: 'Website, phase 2',
+    currency: 'EUR',
+    issueDate: '2026-03-01',
+    dueDate: '2026-03-31',
+    expiryDate: null,
+    clientId: null,
+    customer: {
+      name: CUSTOMERS[n % CUSTOMERS.length]!,
+      email: `customer${n}@example.com`,
+      country: 'BE',
+      vat: '',
+      company: '',
+      address: '',
+    },
     items: [
       { name: 'Design', description: 'Home and product pages', quantity: '3', price: '120.5', amount: '361.50', taxable: true },
       { name: 'Development', description: '', quantity: '12', price: '95', amount: '1140.00', taxable: true },
       { name: 'Hosting', description: 'Twelve months', quantity: '12', price: '9.99', amount: '119.88', taxable: true },
     ],
-    discount: null, tax: { category: 'standard', statement: '', rate: '21' },
+    discount: null,
+    tax: { category: 'standard', statement: '', rate: '21' },
+    taxBreakdown: [{ category: 'S', rate: '21', amount: '1621.38', discount: '0.00', basis: '1621.38', tax: '340.49', statement: '' }],
     totals: { subtotal: '1621.38', discount: '0', tax: '340.49', total: '1961.87', paid: '0', credited: '0', due: '1961.87' },
-    notes: `Please quote ${number} with your payment.`, terms: 'Payment within 30 days.',
-    viewed: { count: 0, first: null, last: null }, sentAt: null, accepted: null, declined: null, invoiceId: null, parentId: null,
-    reason: null, createdAt: now, updatedAt: now,
+    notes: `Please quote ${number} with your payment.`,
+    terms: 'Payment within 30 days.',
+    viewed: { count: 0, first: null, last: null },
+    sentAt: null,
+    accepted: null,
+    declined: null,
+    invoiceId: null,
+    parentId: null,
+    reason: null,
+    createdAt: now,
+    updatedAt: now,
   };
 }
 
@@ -64,11 +93,17 @@ export const mail: Scenario = {
     const same = (await renderMail(invoiceAvailable, data(7), COMPANY)).html === (await compilePerMessage(7)).html;
     let a = 0;
     let b = 0;
-    const ours = await measureOps(() => renderMail(invoiceAvailable, data(++a), COMPANY), { seconds: env.seconds, concurrency: 1, unit: 'mail/s' });
+    const ours = await measureOps(() => renderMail(invoiceAvailable, data(++a), COMPANY), {
+      seconds: env.seconds,
+      concurrency: 1,
+      unit: 'mail/s',
+    });
     const baseline = await measureOps(() => compilePerMessage(++b), { seconds: env.seconds, concurrency: 1, unit: 'mail/s' });
     const row: Comparison = {
       scenario: 'invoice mail, HTML + text, 1 caller',
-      ours, baseline, baselineName: 'mjml2html per mail',
+      ours,
+      baseline,
+      baselineName: 'mjml2html per mail',
       note: `${perMessage(ours)} vs ${perMessage(baseline)}; same HTML: ${same ? 'yes' : 'NO'}`,
     };
     return [row];

@@ -15,13 +15,16 @@ const MANY = Number(process.env.BENCH_PAYMENT_INVOICES ?? 1000);
 
 /** `n` issued invoices of a total no series of 1.00 payments will reach; answers their ids. */
 async function seed(db: Database, n: number, tag: string): Promise<number[]> {
-  const rows = await db.query<{ id: string }>(`
+  const rows = await db.query<{ id: string }>(
+    `
     insert into billing_documents (kind, number, status, currency, issue_date, due_date, customer_name, items,
       subtotal, discount, tax, total, paid, credited, due, access_key)
     select 'invoice', $2 || '-' || lpad(g::text, 6, '0'), 'available', 'USD', current_date, current_date + 30, 'Customer ' || g,
       '[{"name":"Work","description":"","quantity":"1","price":"1000000000.00","amount":"1000000000.00","taxable":false}]'::jsonb,
       1000000000, 0, 0, 1000000000, 0, 0, 1000000000, md5($2 || g::text) || md5(g::text || $2)
-    from generate_series(1, $1::int) g returning id`, [n, tag]);
+    from generate_series(1, $1::int) g returning id`,
+    [n, tag],
+  );
   return rows.map((r) => Number(r.id));
 }
 
@@ -36,13 +39,24 @@ async function barePayment(pool: pg.Pool, invoiceId: number, key: string): Promi
   try {
     await client.query('begin');
     await client.query(`select id from billing_documents where id = $1 for update`, [invoiceId]);
-    const ev = await client.query(`insert into billing_payment_events (key, action, invoice_id, payment_id)
-      values ($1, 'record', $2, nextval('billing_payments_id_seq')) on conflict (key) do nothing returning payment_id`, [key, invoiceId]);
+    const ev = await client.query(
+      `insert into billing_payment_events (key, action, invoice_id, payment_id)
+      values ($1, 'record', $2, nextval('billing_payments_id_seq')) on conflict (key) do nothing returning payment_id`,
+      [key, invoiceId],
+    );
     const id = ev.rows[0].payment_id;
-    await client.query(`insert into billing_payments (id, reference, invoice_id, amount, currency, method, status, completed_at)
-      values ($1, $3, $2, 1.00, 'USD', 'gateway_a', 'completed', now())`, [id, invoiceId, `B${id}`]);
-    await client.query(`update billing_documents set paid = paid + 1.00, due = greatest(0, due - 1.00), updated_at = now() where id = $1`, [invoiceId]);
-    await client.query(`insert into billing_audit_log (actor, action, object_type, object_id, details) values ('bench', 'payment.record', 'payment', $1, '{}')`, [String(id)]);
+    await client.query(
+      `insert into billing_payments (id, reference, invoice_id, amount, currency, method, status, completed_at)
+      values ($1, $3, $2, 1.00, 'USD', 'gateway_a', 'completed', now())`,
+      [id, invoiceId, `B${id}`],
+    );
+    await client.query(`update billing_documents set paid = paid + 1.00, due = greatest(0, due - 1.00), updated_at = now() where id = $1`, [
+      invoiceId,
+    ]);
+    await client.query(
+      `insert into billing_audit_log (actor, action, object_type, object_id, details) values ('bench', 'payment.record', 'payment', $1, '{}')`,
+      [String(id)],
+    );
     await client.query('commit');
   } catch (err) {
     await client.query('rollback');
@@ -59,23 +73,37 @@ async function barePayment(pool: pg.Pool, invoiceId: number, key: string): Promi
 async function layerPayment(db: Database, invoiceId: number, key: string): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query('select id from billing_documents where id = $1 for update', [invoiceId]);
-    const ev = await tx.query<{ payment_id: string }>(`insert into billing_payment_events (key, action, invoice_id, payment_id)
-      values ($1, 'record', $2, nextval('billing_payments_id_seq')) on conflict (key) do nothing returning payment_id`, [key, invoiceId]);
+    const ev = await tx.query<{ payment_id: string }>(
+      `insert into billing_payment_events (key, action, invoice_id, payment_id)
+      values ($1, 'record', $2, nextval('billing_payments_id_seq')) on conflict (key) do nothing returning payment_id`,
+      [key, invoiceId],
+    );
     const id = ev[0]!.payment_id;
-    await tx.query(`insert into billing_payments (id, reference, invoice_id, amount, currency, method, status, completed_at)
-      values ($1, $3, $2, 1.00, 'USD', 'gateway_a', 'completed', now())`, [id, invoiceId, `L${id}`]);
-    await tx.query('update billing_documents set paid = paid + 1.00, due = greatest(0, due - 1.00), updated_at = now() where id = $1', [invoiceId]);
-    await tx.query(`insert into billing_audit_log (actor, action, object_type, object_id, details) values ('bench', 'payment.record', 'payment', $1, '{}')`, [String(id)]);
+    await tx.query(
+      `insert into billing_payments (id, reference, invoice_id, amount, currency, method, status, completed_at)
+      values ($1, $3, $2, 1.00, 'USD', 'gateway_a', 'completed', now())`,
+      [id, invoiceId, `L${id}`],
+    );
+    await tx.query('update billing_documents set paid = paid + 1.00, due = greatest(0, due - 1.00), updated_at = now() where id = $1', [
+      invoiceId,
+    ]);
+    await tx.query(
+      `insert into billing_audit_log (actor, action, object_type, object_id, details) values ('bench', 'payment.record', 'payment', $1, '{}')`,
+      [String(id)],
+    );
   });
 }
 
 /** Invoices whose stored paid / due differ from their payment rows (expected: none). */
 async function drifted(db: Database, ids: number[]): Promise<number> {
-  const rows = await db.query<{ n: number }>(`
+  const rows = await db.query<{ n: number }>(
+    `
     select count(*)::int as n from billing_documents d,
            lateral (select coalesce(sum(p.amount - p.refunded), 0) as paid from billing_payments p
                      where p.invoice_id = d.id and p.status in ('completed', 'refunded')) s
-     where d.id = any($1::bigint[]) and (d.paid <> s.paid or d.due <> greatest(0, d.total - s.paid - d.credited))`, [ids]);
+     where d.id = any($1::bigint[]) and (d.paid <> s.paid or d.due <> greatest(0, d.total - s.paid - d.credited))`,
+    [ids],
+  );
   return rows[0]!.n;
 }
 
@@ -102,10 +130,14 @@ export const payments: Scenario = {
       const opts = { seconds: env.seconds, concurrency: callers, unit: 'pay/s' };
       let n = 0;
       const ours = (invoiceId: () => number) => () =>
-        core.apply({ action: 'record', invoiceId: invoiceId(), amount: '1.00', method: 'gateway_a', status: 'completed', key: `o-${++n}` }, gateway);
+        core.apply(
+          { action: 'record', invoiceId: invoiceId(), amount: '1.00', method: 'gateway_a', status: 'completed', key: `o-${++n}` },
+          gateway,
+        );
       const bare = (invoiceId: () => number) => () => barePayment(pool, invoiceId(), `b-${++n}`);
       const layer = (invoiceId: () => number) => () => layerPayment(db, invoiceId(), `l-${++n}`);
-      const vsLayer = (o: Measure, l: Measure) => `; ${(o.throughput / l.throughput).toFixed(2)}x the same SQL through the service's db layer (${l.throughput.toFixed(0)} pay/s)`;
+      const vsLayer = (o: Measure, l: Measure) =>
+        `; ${(o.throughput / l.throughput).toFixed(2)}x the same SQL through the service's db layer (${l.throughput.toFixed(0)} pay/s)`;
 
       // warm both paths (prepared statements, pools)
       const [warm] = await seed(db, 1, 'WARM');
@@ -118,13 +150,26 @@ export const payments: Scenario = {
       const out: Comparison[] = [];
       const [oneOurs] = await seed(db, 1, 'ONE-O');
       const [oneBare] = await seed(db, 1, 'ONE-B');
-      const o1 = await measureOps(ours(() => oneOurs!), opts);
-      const b1 = await measureOps(bare(() => oneBare!), opts);
+      const o1 = await measureOps(
+        ours(() => oneOurs!),
+        opts,
+      );
+      const b1 = await measureOps(
+        bare(() => oneBare!),
+        opts,
+      );
       const [oneLayer] = await seed(db, 1, 'ONE-L');
-      const l1 = await measureOps(layer(() => oneLayer!), opts);
-      const count = async (id: number) => (await db.query<{ n: number }>('select count(*)::int as n from billing_payments where invoice_id = $1', [id]))[0]!.n;
+      const l1 = await measureOps(
+        layer(() => oneLayer!),
+        opts,
+      );
+      const count = async (id: number) =>
+        (await db.query<{ n: number }>('select count(*)::int as n from billing_payments where invoice_id = $1', [id]))[0]!.n;
       out.push({
-        scenario: `one invoice, ${callers} callers`, ours: o1, baseline: b1, baselineName: 'bare SQL tx',
+        scenario: `one invoice, ${callers} callers`,
+        ours: o1,
+        baseline: b1,
+        baselineName: 'bare SQL tx',
         note: `${await count(oneOurs!)} payments on the invoice; totals ${(await drifted(db, [oneOurs!])) ? 'DRIFTED' : 'exact'}${vsLayer(o1, l1)}`,
       });
 
@@ -132,13 +177,25 @@ export const payments: Scenario = {
       const manyBare = await seed(db, MANY, 'MANY-B');
       let ro = 0;
       let rb = 0;
-      const oN = await measureOps(ours(() => manyOurs[ro++ % MANY]!), opts);
-      const bN = await measureOps(bare(() => manyBare[rb++ % MANY]!), opts);
+      const oN = await measureOps(
+        ours(() => manyOurs[ro++ % MANY]!),
+        opts,
+      );
+      const bN = await measureOps(
+        bare(() => manyBare[rb++ % MANY]!),
+        opts,
+      );
       const manyLayer = await seed(db, MANY, 'MANY-L');
       let rl = 0;
-      const lN = await measureOps(layer(() => manyLayer[rl++ % MANY]!), opts);
+      const lN = await measureOps(
+        layer(() => manyLayer[rl++ % MANY]!),
+        opts,
+      );
       out.push({
-        scenario: `${MANY} invoices round-robin, ${callers} callers`, ours: oN, baseline: bN, baselineName: 'bare SQL tx',
+        scenario: `${MANY} invoices round-robin, ${callers} callers`,
+        ours: oN,
+        baseline: bN,
+        baselineName: 'bare SQL tx',
         note: `totals ${(await drifted(db, manyOurs)) ? 'DRIFTED' : 'exact'}${vsLayer(oN, lN)}`,
       });
       return out;

@@ -9,9 +9,21 @@ import { TABLE_LAYOUTS } from '../../core/pdf/table-layouts.ts';
 import { measureOps, type Comparison, type Measure, type Scenario } from '../harness.ts';
 
 const CUSTOMERS: PdfDocumentModel['customer'][] = [
-  { name: 'Ελένη Παπαδοπούλου', email: 'eleni@example.gr', country: 'GR', vat: 'EL123456789', address: 'Λεωφόρος Κηφισίας 44\n151 25 Μαρούσι' },
+  {
+    name: 'Ελένη Παπαδοπούλου',
+    email: 'eleni@example.gr',
+    country: 'GR',
+    vat: 'EL123456789',
+    address: 'Λεωφόρος Κηφισίας 44\n151 25 Μαρούσι',
+  },
   { name: 'Дмитрий Иванов', email: 'dmitry@example.com', country: 'US', vat: '', address: '350 Fifth Avenue\nNew York, NY 10118' },
-  { name: 'Łukasz Żółć', email: 'lukasz@example.pl', country: 'PL', vat: 'PL5260250274', address: 'ul. Marszałkowska 84/92\n00-514 Warszawa' },
+  {
+    name: 'Łukasz Żółć',
+    email: 'lukasz@example.pl',
+    country: 'PL',
+    vat: 'PL5260250274',
+    address: 'ul. Marszałkowska 84/92\n00-514 Warszawa',
+  },
   { name: 'Acme Widgets Ltd', email: 'ap@acme.example', country: 'GB', vat: '', address: '1 Poultry\nLondon EC2R 8EJ' },
 ];
 
@@ -82,7 +94,10 @@ export const pdf: Scenario = {
         const asked = after.renders + after.cacheHits + after.shared - (before.renders + before.cacheHits + before.shared);
         const rendered = after.renders - before.renders;
         rows.push({
-          scenario, ours, baseline, baselineName: 'naive pdfmake',
+          scenario,
+          ours,
+          baseline,
+          baselineName: 'naive pdfmake',
           note: `p50 ours ${ms(ours)} vs ${ms(baseline)}; ours rendered ${rendered} of ${asked} requests (pool ${renderer.pool.size}, ${concurrency} callers)`,
         });
       };

@@ -2,9 +2,12 @@ import express, { type ErrorRequestHandler, type Request, type Response, type Ro
 import { BODY_LIMIT } from '../http/app.ts';
 import type { AuthUser } from '../http/auth.ts';
 import { NONCE_ADMIN, NONCE_LOGOUT, NONCE_REST } from '../identity/nonces.ts';
-import type { Kernel } from '../kernel.ts';
+import type { Config } from '../config.ts';
+import type { Identity } from '../identity/identity.ts';
+import type { OptionsStore } from '../options/options.ts';
 import { ADMIN_SCRIPT } from './admin-script.ts';
 import { html } from '../http/html.ts';
+import { textProblem } from '../validation/text.ts';
 import { ADMIN_SCRIPT_PATH, loginPage, messagePage, shell } from './layout.ts';
 import type { AdminScreens } from './screens.ts';
 
@@ -14,27 +17,42 @@ const SCREEN_SLUG = /^[a-z0-9-]+\.php$/;
  * The admin pages: `/wp-login.php` (form sign-in and logout) and `/wp-admin/…` (the shell and its
  * screens). Cookie sessions only. Pages are never cached, may not be framed, and run no inline script.
  */
-export function adminRouter(kernel: Kernel, screens: AdminScreens): Router {
+export interface AdminRouterDeps {
+  identity: Identity;
+  options: OptionsStore;
+  config: Config;
+  screens: AdminScreens;
+}
+
+export function adminRouter({ identity, options, config, screens }: AdminRouterDeps): Router {
   const router = express.Router({ strict: true });
-  const identity = kernel.identity;
+  const siteName = () => options.get('company_name');
 
   router.use(['/wp-login.php', '/wp-admin'], (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store, no-cache, must-revalidate');
     res.setHeader('X-Frame-Options', 'SAMEORIGIN');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
-    res.setHeader('Content-Security-Policy',
-      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'self'; form-action 'self'; base-uri 'none'");
+    res.setHeader(
+      'Content-Security-Policy',
+      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'self'; form-action 'self'; base-uri 'none'",
+    );
     next();
   });
 
   router.get('/wp-login.php', async (req, res) => {
     if (req.query.action === 'logout') return logout(req, res);
-    sendHtml(res, 200, loginPage({
-      siteName: await siteName(kernel), login: '', error: false,
-      message: req.query.loggedout === 'true' ? 'You are now logged out.' : null,
-      redirectTo: safeRedirect(req.query.redirect_to),
-    }));
+    sendHtml(
+      res,
+      200,
+      loginPage({
+        siteName: await siteName(),
+        login: '',
+        error: false,
+        message: req.query.loggedout === 'true' ? 'You are now logged out.' : null,
+        redirectTo: safeRedirect(req.query.redirect_to),
+      }),
+    );
   });
 
   router.post('/wp-login.php', express.urlencoded({ limit: BODY_LIMIT, extended: false }), async (req, res) => {
@@ -42,15 +60,22 @@ export function adminRouter(kernel: Kernel, screens: AdminScreens): Router {
     const log = typeof body.log === 'string' ? body.log.trim() : '';
     const pwd = typeof body.pwd === 'string' ? body.pwd : '';
     const redirectTo = safeRedirect(body.redirect_to);
-    const signedIn = log && pwd
-      ? await identity.signIn(log, pwd, {
-        remember: Boolean(body.rememberme), ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null,
-        previousToken: identity.sessionToken(req),
-      })
-      : null;
+    if (textProblem(body, 'form')) {
+      // text no user name or password can hold: the same answer as any failed sign-in, nothing looked up
+      return sendHtml(res, 400, loginPage({ siteName: await siteName(), login: '', error: true, message: null, redirectTo }));
+    }
+    const signedIn =
+      log && pwd
+        ? await identity.signIn(log, pwd, {
+            remember: Boolean(body.rememberme),
+            ip: req.ip ?? null,
+            userAgent: req.get('user-agent') ?? null,
+            previousToken: identity.sessionToken(req),
+          })
+        : null;
     if (!signedIn) {
       // the same answer whether the user exists or not
-      return sendHtml(res, 200, loginPage({ siteName: await siteName(kernel), login: log, error: true, message: null, redirectTo }));
+      return sendHtml(res, 200, loginPage({ siteName: await siteName(), login: log, error: true, message: null, redirectTo }));
     }
     res.setHeader('Set-Cookie', identity.sessionCookie(signedIn.session));
     res.redirect(302, redirectTo);
@@ -66,13 +91,26 @@ export function adminRouter(kernel: Kernel, screens: AdminScreens): Router {
     const user = await identity.sessionUser(req);
     if (!user) return res.redirect(302, `/wp-login.php?redirect_to=${encodeURIComponent(req.originalUrl)}&reauth=1`);
     const screen = SCREEN_SLUG.test(slug) ? screens.get(slug) : undefined;
-    if (!screen) return sendHtml(res, 404, messagePage('Not Found', html`<p>There is no such page. <a href="/wp-admin/">Back to the dashboard</a>.</p>`));
+    if (!screen)
+      return sendHtml(
+        res,
+        404,
+        messagePage('Not Found', html`<p>There is no such page. <a href="/wp-admin/">Back to the dashboard</a>.</p>`),
+      );
     if (screen.capability && !(await identity.userCan(user, screen.capability))) {
-      return sendHtml(res, 403, messagePage('Forbidden', html`<p>Sorry, you are not allowed to access this page. <a href="/wp-admin/">Back to the dashboard</a>.</p>`));
+      return sendHtml(
+        res,
+        403,
+        messagePage(
+          'Forbidden',
+          html`<p>Sorry, you are not allowed to access this page. <a href="/wp-admin/">Back to the dashboard</a>.</p>`,
+        ),
+      );
     }
     const can = (cap: string) => identity.userCan(user, cap);
     const adminNonce = identity.createNonce(NONCE_ADMIN, user);
-    const body = await screen.render({ kernel, user, adminNonce, query: req.query as Record<string, unknown>, can });
+    const restNonce = identity.createNonce(NONCE_REST, user);
+    const body = await screen.render({ user, adminNonce, restNonce, query: req.query as Record<string, unknown>, can });
     const menu = [];
     for (const s of screens.ordered()) {
       if (!s.capability || (await can(s.capability))) {
@@ -80,11 +118,21 @@ export function adminRouter(kernel: Kernel, screens: AdminScreens): Router {
       }
     }
     const profile = await identity.users.byId(user.id);
-    sendHtml(res, 200, shell({
-      title: screen.title, siteName: await siteName(kernel), userName: profile?.display_name ?? user.login,
-      adminNonce, restNonce: identity.createNonce(NONCE_REST, user), restRoot: `${kernel.config.baseUrl}/wp-json/`,
-      logoutUrl: logoutUrl(kernel, user), menu, body,
-    }));
+    sendHtml(
+      res,
+      200,
+      shell({
+        title: screen.title,
+        siteName: await siteName(),
+        userName: profile?.display_name ?? user.login,
+        adminNonce,
+        restNonce,
+        restRoot: `${config.baseUrl}/wp-json/`,
+        logoutUrl: logoutUrl(identity, user),
+        menu,
+        body,
+      }),
+    );
   });
 
   router.use(['/wp-login.php', '/wp-admin'], ((err, _req, res, next) => {
@@ -102,7 +150,11 @@ export function adminRouter(kernel: Kernel, screens: AdminScreens): Router {
     const nonce = typeof req.query._wpnonce === 'string' ? req.query._wpnonce : undefined;
     if (!identity.checkNonce(nonce, NONCE_LOGOUT, user)) {
       // as WordPress: a stale or missing nonce asks first instead of signing out on a forged link
-      return sendHtml(res, 403, messagePage('Log out?', html`<p>Do you really want to <a href="${logoutUrl(kernel, user)}">log out</a>?</p>`));
+      return sendHtml(
+        res,
+        403,
+        messagePage('Log out?', html`<p>Do you really want to <a href="${logoutUrl(identity, user)}">log out</a>?</p>`),
+      );
     }
     await identity.signOut(identity.sessionToken(req), req.ip ?? null);
     res.setHeader('Set-Cookie', identity.clearedSessionCookie());
@@ -112,18 +164,14 @@ export function adminRouter(kernel: Kernel, screens: AdminScreens): Router {
   return router;
 }
 
-export function logoutUrl(kernel: Kernel, user: AuthUser): string {
-  return `/wp-login.php?action=logout&_wpnonce=${kernel.identity.createNonce(NONCE_LOGOUT, user)}`;
+export function logoutUrl(identity: Identity, user: AuthUser): string {
+  return `/wp-login.php?action=logout&_wpnonce=${identity.createNonce(NONCE_LOGOUT, user)}`;
 }
 
 /** Only paths inside the admin area: anything else (another host, `//host`) goes to the dashboard. */
 function safeRedirect(value: unknown): string {
   if (typeof value === 'string' && /^\/wp-admin\/[^\\]*$/.test(value) && !value.startsWith('//')) return value;
   return '/wp-admin/';
-}
-
-async function siteName(kernel: Kernel): Promise<string> {
-  return kernel.options.get('company_name');
 }
 
 function sendHtml(res: Response, status: number, body: string): void {

@@ -1,5 +1,5 @@
 import type { AjaxAction } from '../http/ajax/ajax-action.ts';
-import type { Kernel } from '../kernel.ts';
+import type { PluginManager } from '../plugins/plugin-manager.ts';
 import { html } from '../http/html.ts';
 import type { AdminScreen } from './screens.ts';
 
@@ -7,31 +7,35 @@ import type { AdminScreen } from './screens.ts';
 export const MANAGE_PLUGINS = 'manage_options';
 
 /** `/wp-admin/plugins.php`: every installed plugin, with Activate / Deactivate through admin-ajax. */
-export const pluginsScreen: AdminScreen = {
-  slug: 'plugins.php',
-  title: 'Plugins',
-  order: 90,
-  capability: MANAGE_PLUGINS,
-  async render(ctx) {
-    const plugins = await ctx.kernel.plugins.list();
-    const rows = plugins.map((p) => html`<tr data-plugin="${p.name}">
+export function pluginsScreen(plugins: PluginManager): AdminScreen {
+  return {
+    slug: 'plugins.php',
+    title: 'Plugins',
+    order: 90,
+    capability: MANAGE_PLUGINS,
+    async render() {
+      const list = await plugins.list();
+      const rows = list.map(
+        (p) => html`<tr data-plugin="${p.name}">
 <td><strong>${p.title}</strong><br><code>${p.name}</code></td>
 <td>${p.version}</td>
 <td>${p.description}${p.requires.length ? html`<br><small>Requires: ${p.requires.join(', ')}</small>` : ''}</td>
 <td>${p.active ? 'Active' : 'Inactive'}</td>
 <td><button type="button" data-billing-ajax="${p.active ? 'billing_deactivate_plugin' : 'billing_activate_plugin'}" data-plugin="${p.name}">${p.active ? 'Deactivate' : 'Activate'}</button></td>
 </tr>
-`);
-    return html`<table class="plugins">
+`,
+      );
+      return html`<table class="plugins">
 <thead><tr><th>Plugin</th><th>Version</th><th>Description</th><th>Status</th><th></th></tr></thead>
 <tbody>
-${plugins.length ? rows : html`<tr><td colspan="5">No plugins are installed.</td></tr>`}</tbody>
+${list.length ? rows : html`<tr><td colspan="5">No plugins are installed.</td></tr>`}</tbody>
 </table>`;
-  },
-};
+    },
+  };
+}
 
 /** The Plugins screen's two AJAX actions (field `plugin`): activation is cluster-wide and audited. */
-export function pluginAjaxActions(kernel: Kernel): AjaxAction[] {
+export function pluginAjaxActions(plugins: PluginManager): AjaxAction[] {
   const name = (params: Record<string, unknown>) => (typeof params.plugin === 'string' ? params.plugin : '');
   return [
     {
@@ -39,7 +43,7 @@ export function pluginAjaxActions(kernel: Kernel): AjaxAction[] {
       capability: MANAGE_PLUGINS,
       fields: { plugin: 'the plugin name' },
       handler: async (req) => {
-        await kernel.plugins.activate(name(req.params), req.actor);
+        await plugins.activate(name(req.params), req.actor);
         return { plugin: name(req.params), active: true };
       },
     },
@@ -48,7 +52,7 @@ export function pluginAjaxActions(kernel: Kernel): AjaxAction[] {
       capability: MANAGE_PLUGINS,
       fields: { plugin: 'the plugin name' },
       handler: async (req) => {
-        await kernel.plugins.deactivate(name(req.params), req.actor);
+        await plugins.deactivate(name(req.params), req.actor);
         return { plugin: name(req.params), active: false };
       },
     },

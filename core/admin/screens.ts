@@ -1,14 +1,18 @@
 import type { AuthUser } from '../http/auth.ts';
-import type { Kernel } from '../kernel.ts';
 import type { Html } from '../http/html.ts';
 import { OwnedRegistry } from '../owned-registry.ts';
+import type { ContributionSink } from '../plugins/contributions.ts';
 
-/** What a screen is given to render itself. */
+/**
+ * What a screen is given to render itself: who is looking and what they may do. A screen that needs
+ * services gets them from its declaring unit (`screens: (ctx) => [...]` closes over the unit's context).
+ */
 export interface ScreenContext {
-  kernel: Kernel;
   user: AuthUser;
   /** The `billing_admin` nonce of this page, for its AJAX calls (also in `<meta name="billing-admin-nonce">`). */
   adminNonce: string;
+  /** The `wp_rest` nonce of this page, for its REST calls (also in `<meta name="billing-rest-nonce">`). */
+  restNonce: string;
   /** The query string of the request. */
   query: Record<string, unknown>;
   can(capability: string): Promise<boolean>;
@@ -30,8 +34,20 @@ export interface AdminScreen {
   render(ctx: ScreenContext): Promise<Html>;
 }
 
+/** The screens of the loaded modules and plugins; a deactivated plugin's screens leave the menu on every instance. */
 export class AdminScreens {
   readonly screens = new OwnedRegistry<AdminScreen>('admin screen');
+
+  /** Takes the `screens` units declare. */
+  sink(): ContributionSink {
+    return {
+      name: 'screens',
+      load: (r) => {
+        for (const screen of r.screens) this.add(r.owner, screen);
+      },
+      unload: (owner) => this.removeOwner(owner),
+    };
+  }
 
   add(owner: string, screen: AdminScreen): void {
     this.screens.add(owner, screen.slug, screen);

@@ -101,4 +101,28 @@ export const CORE_MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    name: '0003_outbox',
+    up: `
+      -- durable side effects (core/outbox): work written in the transaction of the change it follows,
+      -- claimed by one instance at a time under a lease, retried with backoff, kept when it fails
+      create table billing_outbox (
+        id bigserial primary key,
+        topic text not null,
+        payload jsonb not null,
+        -- optional: one item per key, ever (enqueuing it again does nothing)
+        key text unique,
+        status text not null default 'pending' check (status in ('pending', 'done', 'failed')),
+        attempts int not null default 0,
+        run_after timestamptz not null default now(),
+        locked_by text,
+        locked_until timestamptz,
+        last_error text,
+        created_at timestamptz not null default now(),
+        finished_at timestamptz
+      );
+      create index billing_outbox_due on billing_outbox (run_after, id) where status = 'pending';
+      create index billing_outbox_finished on billing_outbox (finished_at) where status = 'done';
+    `,
+  },
 ];

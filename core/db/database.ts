@@ -67,8 +67,10 @@ export class Database {
       const ctx = em.getTransactionContext()!;
       const tx: Tx = {
         em,
-        query: <R,>(sql: string, params: readonly unknown[] = []) => run<R>(ctx, sql, params),
-        afterCommit: (fn) => { after.push(fn); },
+        query: <R>(sql: string, params: readonly unknown[] = []) => run<R>(ctx, sql, params),
+        afterCommit: (fn) => {
+          after.push(fn);
+        },
       };
       return work(tx);
     });

@@ -40,16 +40,27 @@ function urlFor(socketDir: string): string {
 function socketAnswers(path: string): Promise<boolean> {
   return new Promise((resolve) => {
     const s = connect(path);
-    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
     s.once('error', () => resolve(false));
   });
+}
+
+export interface OpenEmbeddedOptions {
+  /**
+   * A data directory dumped by PGlite (`dumpDataDir`) to start from instead of running initdb, which
+   * is most of the second or more that opening a new database takes (the tests open dozens).
+   */
+  loadDataDir?: Blob;
 }
 
 /**
  * Opens the embedded database under `dataDir` (or an in-memory one for `memory://`). When another
  * process already serves it, answers that process's address and owns nothing.
  */
-export async function openEmbedded(dataDir: string, socketDir?: string): Promise<EmbeddedDatabase> {
+export async function openEmbedded(dataDir: string, socketDir?: string, opts: OpenEmbeddedOptions = {}): Promise<EmbeddedDatabase> {
   const inMemory = dataDir === 'memory://';
   const dir = socketDir ?? dataDir;
   mkdirSync(dir, { recursive: true });
@@ -59,7 +70,10 @@ export async function openEmbedded(dataDir: string, socketDir?: string): Promise
     rmSync(socketPath, { force: true }); // left by a process that died
   }
   // pg_trgm: the substring search of document lists (a contrib module on a real PostgreSQL)
-  const db = await PGlite.create(inMemory ? undefined : join(dataDir, 'pgdata'), { extensions: { pg_trgm } });
+  const db = await PGlite.create(inMemory ? undefined : join(dataDir, 'pgdata'), {
+    extensions: { pg_trgm },
+    ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+  });
   const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: EMBEDDED_MAX_CONNECTIONS });
   // its own queue interleaves connections' extended-protocol exchanges: ours keeps each one whole
   (server as unknown as { queryQueue: ExchangeQueue }).queryQueue = new ExchangeQueue(db);

@@ -16,16 +16,21 @@ export interface Migration {
  * runner keys each applied migration by (owner, name) instead.
  */
 export async function migrate(db: Database, owner: string, migrations: readonly Migration[]): Promise<string[]> {
-  await db.query(`create table if not exists billing_migrations (
+  await db
+    .query(
+      `create table if not exists billing_migrations (
     owner text not null, name text not null, applied_at timestamptz not null default now(),
-    primary key (owner, name))`).catch(async (err) => {
-    // two instances creating the table at the same moment: the loser sees a unique violation
-    if (!String(err?.message).includes('duplicate key') && !String(err?.message).includes('already exists')) throw err;
-  });
+    primary key (owner, name))`,
+    )
+    .catch(async (err) => {
+      // two instances creating the table at the same moment: the loser sees a unique violation
+      if (!String(err?.message).includes('duplicate key') && !String(err?.message).includes('already exists')) throw err;
+    });
   return db.transaction(async (tx) => {
     await tx.query(`select pg_advisory_xact_lock(hashtext('billing_migrations'))`);
-    const done = new Set((await tx.query<{ name: string }>(
-      'select name from billing_migrations where owner = $1', [owner])).map((r) => r.name));
+    const done = new Set(
+      (await tx.query<{ name: string }>('select name from billing_migrations where owner = $1', [owner])).map((r) => r.name),
+    );
     const applied: string[] = [];
     for (const m of migrations) {
       if (done.has(m.name)) continue;

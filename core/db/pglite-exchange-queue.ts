@@ -69,9 +69,14 @@ export class ExchangeQueue {
         this.owner = next.handlerId;
         let bytes = 0;
         try {
-          await this.db.runExclusive(() => this.db.execProtocolRawStream(next.message, {
-            onRawData: (data) => { bytes += data.length; next.onData(data); },
-          }));
+          await this.db.runExclusive(() =>
+            this.db.execProtocolRawStream(next.message, {
+              onRawData: (data) => {
+                bytes += data.length;
+                next.onData(data);
+              },
+            }),
+          );
           next.resolve(bytes);
         } catch (err) {
           next.reject(err as Error);

@@ -2,6 +2,7 @@ import { BillingError } from '../errors.ts';
 import type { ArgSchema } from '../http/rest/route.ts';
 import { checkArgs } from '../validation/args.ts';
 import { invalidParam } from '../validation/invalid-param.ts';
+import { describeTextProblem, textProblem } from '../validation/text.ts';
 import type { DocumentInput } from './document-schema.ts';
 
 /** `id` absent (or empty, as a builder's form sends for a new document) creates. */
@@ -28,5 +29,7 @@ export function builderInput(params: Record<string, unknown>, field: 'invoice' |
     }
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalidParam(field, `${field} must be a JSON object.`);
+  const problem = textProblem(body, field);
+  if (problem) throw new BillingError('billing_bad_request', describeTextProblem(problem));
   return checkArgs(args, body as Record<string, unknown>) as DocumentInput;
 }

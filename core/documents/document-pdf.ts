@@ -2,9 +2,10 @@ import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import type { HookRegistry } from '../hooks/registry.ts';
 import type { OptionsStore } from '../options/options.ts';
 import type { PdfDocumentModel, PdfDocumentStatus, PdfRenderer, RenderedPdf } from '../pdf/index.ts';
+import { breakdownLabel, taxStatements } from '../tax/index.ts';
 import type { BillingDocument } from './document.ts';
 import { quoteStatus } from './representation.ts';
-import { siteDate } from './site-time.ts';
+import { siteDate } from '../time/site-time.ts';
 
 export interface DocumentPdfDeps {
   pdf: PdfRenderer;
@@ -15,13 +16,29 @@ export interface DocumentPdfDeps {
 /**
  * A document's PDF: the document mapped onto the PDF model with the company details of the options,
  * passed through `billing_pdf_document`, rendered by the worker pool (which renders an unchanged
- * definition only once). `parent` is the invoice a credit note belongs to.
+ * definition only once). `parent` is the invoice a credit note belongs to; `adjust` changes the final
+ * definition (after the filter), e.g. to render it as PDF/A.
  */
-export async function documentPdf(doc: BillingDocument, d: DocumentPdfDeps, parent?: BillingDocument): Promise<RenderedPdf> {
-  const o = await d.options.getMany(['company_name', 'company_address', 'company_email', 'company_logo_url', 'timezone']);
-  const status: PdfDocumentStatus = doc.kind === 'credit_note' ? 'issued'
-    : doc.kind === 'quote' ? quoteStatus(doc, siteDate(new Date(), o.timezone)) as PdfDocumentStatus
-      : doc.status as PdfDocumentStatus;
+export async function documentPdf(
+  doc: BillingDocument,
+  d: DocumentPdfDeps,
+  parent?: BillingDocument,
+  adjust?: (definition: TDocumentDefinitions) => TDocumentDefinitions,
+): Promise<RenderedPdf> {
+  const o = await d.options.getMany([
+    'company_name',
+    'company_address',
+    'company_email',
+    'company_logo_url',
+    'company_vat_number',
+    'timezone',
+  ]);
+  const status: PdfDocumentStatus =
+    doc.kind === 'credit_note'
+      ? 'issued'
+      : doc.kind === 'quote'
+        ? (quoteStatus(doc, siteDate(new Date(), o.timezone)) as PdfDocumentStatus)
+        : (doc.status as PdfDocumentStatus);
   const model: PdfDocumentModel = {
     kind: doc.kind,
     number: doc.number,
@@ -31,26 +48,39 @@ export async function documentPdf(doc: BillingDocument, d: DocumentPdfDeps, pare
     dueDate: doc.dueDate,
     expiryDate: doc.expiryDate,
     company: {
-      name: o.company_name, address: o.company_address, email: o.company_email,
+      name: o.company_name,
+      address: o.company_address,
+      email: o.company_email,
+      // the seller's VAT number belongs on an invoice (and on the page of a Factur-X)
+      ...(o.company_vat_number.trim() ? { vat: o.company_vat_number.trim() } : {}),
       // renderers fetch nothing: only a logo carried inline as a data: URL is drawn
       ...(o.company_logo_url.startsWith('data:image/') ? { logo: o.company_logo_url } : {}),
     },
-    customer: { name: doc.customer.name, email: doc.customer.email, country: doc.customer.country, vat: doc.customer.vat, address: doc.customer.address },
+    customer: {
+      name: doc.customer.name,
+      email: doc.customer.email,
+      country: doc.customer.country,
+      vat: doc.customer.vat,
+      address: doc.customer.address,
+    },
     items: doc.items.map(({ name, description, quantity, price, amount }) => ({ name, description, quantity, price, amount })),
     totals: doc.totals,
     currency: doc.currency,
-    taxTreatment: { category: doc.tax.category, statement: doc.tax.statement },
+    taxTreatment: { category: doc.tax.category, statement: taxStatements(doc).join('\n') },
+    taxBreakdown: doc.taxBreakdown.map((e) => ({ label: breakdownLabel(e), basis: e.basis, tax: e.tax })),
     notes: doc.notes,
     terms: doc.terms,
     ...(doc.kind === 'credit_note' && parent ? { creditNote: { invoiceNumber: parent.number, reason: doc.reason ?? '' } } : {}),
   };
   return d.pdf.renderDocument(model, {
-    filter: async (definition) => (await d.hooks.applyFilters('billing_pdf_document',
-      definition as unknown as Record<string, unknown>, doc)) as unknown as TDocumentDefinitions,
+    filter: async (definition) => {
+      const filtered = (await d.hooks.applyFilters(
+        'billing_pdf_document',
+        definition as unknown as Record<string, unknown>,
+        doc,
+      )) as unknown as TDocumentDefinitions;
+      // a caller's own change of the final definition (a PDF/A rendering); cached apart by its content
+      return adjust ? adjust(filtered) : filtered;
+    },
   });
-}
-
-/** The file name of a document's PDF: its number, with anything but `[A-Za-z0-9_.-]` made `_`. */
-export function pdfFilename(doc: Pick<BillingDocument, 'number'>): string {
-  return `${doc.number.replace(/[^A-Za-z0-9_.-]/g, '_')}.pdf`;
 }

@@ -1,14 +1,20 @@
+import { USER_ID_MAX } from '../identity/users.ts';
 import { BillingError } from '../errors.ts';
 import { COLLECTION_ARGS, collectionResponse } from '../http/rest/pagination.ts';
 import { RestResponse, type ArgSchema, type RestRequest, type RestRoute } from '../http/rest/route.ts';
 import { DOCUMENT_ARGS, QUOTE_ARGS, type DocumentInput } from './document-schema.ts';
 import type { BillingDocument } from './document.ts';
 import type { InvoiceService } from './invoice-service.ts';
-import type { PdfRenderer, RenderedPdf } from '../pdf/index.ts';
-import { documentPdf, pdfFilename } from './document-pdf.ts';
+import type { PdfRenderer } from '../pdf/index.ts';
+import { pdfResponse } from '../http/rest/pdf-response.ts';
+import { documentPdf } from './document-pdf.ts';
 import type { QuoteService } from './quote-service.ts';
 import {
-  invoiceRepresentation, quoteRepresentation, representationContext, type RepresentationContext, type RepresentationSource,
+  invoiceRepresentation,
+  quoteRepresentation,
+  representationContext,
+  type RepresentationContext,
+  type RepresentationSource,
 } from './representation.ts';
 
 export interface DocumentRouteDeps extends RepresentationSource {
@@ -27,12 +33,14 @@ interface KindRoutes {
   represent: (doc: BillingDocument, ctx: RepresentationContext) => Promise<Record<string, unknown>>;
 }
 
-const ID_ARGS: Record<string, ArgSchema> = { id: { type: 'integer', minimum: 1, required: true, description: 'Unique identifier of the document.' } };
+const ID_ARGS: Record<string, ArgSchema> = {
+  id: { type: 'integer', minimum: 1, required: true, description: 'Unique identifier of the document.' },
+};
 
 const listArgs = (statuses: string[]): Record<string, ArgSchema> => ({
   ...COLLECTION_ARGS,
   status: { type: 'array', items: { type: 'string', enum: statuses }, description: 'Comma-separated statuses.' },
-  client_id: { type: 'integer', minimum: 1 },
+  client_id: { type: 'integer', minimum: 1, maximum: USER_ID_MAX },
   after: { type: 'string', format: 'date-ymd', description: 'Issued after this date (Y-m-d).' },
   before: { type: 'string', format: 'date-ymd', description: 'Issued before this date (Y-m-d).' },
   ...(statuses.includes('paid') ? { overdue: { type: 'boolean' } } : {}),
@@ -49,13 +57,38 @@ const documentSchema = (title: string, statuses: string[], extra: Record<string,
     number: { type: 'string' },
     title: { type: 'string' },
     status: { type: 'string', enum: statuses },
-    viewed: { type: 'object', properties: { count: { type: 'integer' }, first: { type: ['string', 'null'] }, last: { type: ['string', 'null'] } } },
+    viewed: {
+      type: 'object',
+      properties: { count: { type: 'integer' }, first: { type: ['string', 'null'] }, last: { type: ['string', 'null'] } },
+    },
     issue_date: { type: 'string', format: 'date' },
-    customer: { type: 'object', properties: { name: { type: 'string' }, email: { type: 'string' }, country: { type: 'string' }, vat: { type: 'string' } } },
+    customer: {
+      type: 'object',
+      properties: { name: { type: 'string' }, email: { type: 'string' }, country: { type: 'string' }, vat: { type: 'string' } },
+    },
     currency: { type: 'string' },
-    totals: { type: 'object', properties: Object.fromEntries(['subtotal', 'discount', 'tax', 'total', 'paid', 'credited', 'due'].map((k) => [k, { type: 'number' }])) },
+    totals: {
+      type: 'object',
+      properties: Object.fromEntries(
+        ['subtotal', 'discount', 'tax', 'total', 'paid', 'credited', 'due'].map((k) => [k, { type: 'number' }]),
+      ),
+    },
     items: { type: 'array', items: { type: 'object' } },
     tax_treatment: { type: 'object', properties: { category: { type: 'string' }, statement: { type: 'string' } } },
+    tax_breakdown: {
+      type: 'array',
+      description: 'Tax per EN 16931 category (S, Z, E, AE, G) and rate',
+      items: {
+        type: 'object',
+        properties: {
+          category: { type: 'string' },
+          rate: { type: 'number' },
+          taxable_amount: { type: 'number' },
+          tax: { type: 'number' },
+          exemption_reason: { type: 'string' },
+        },
+      },
+    },
     links: { type: 'object', properties: { pdf: { type: 'string', format: 'uri' } } },
     ...extra,
   },
@@ -68,16 +101,29 @@ const QUOTE_STATUSES = ['draft', 'available', 'accepted', 'declined', 'expired',
 export function documentRoutes(d: DocumentRouteDeps & { invoices: InvoiceService; quotes: QuoteService }): RestRoute[] {
   return [
     ...kindRoutes(d, {
-      route: 'invoices', noun: 'invoice', service: d.invoices, statuses: INVOICE_STATUSES, args: DOCUMENT_ARGS,
+      route: 'invoices',
+      noun: 'invoice',
+      service: d.invoices,
+      statuses: INVOICE_STATUSES,
+      args: DOCUMENT_ARGS,
       caps: { view: 'bill_view_invoices', create: 'bill_create_invoice', delete: 'bill_delete_invoice' },
-      schema: documentSchema('invoice', INVOICE_STATUSES, { due_date: { type: 'string', format: 'date' }, overdue: { type: 'boolean', readonly: true } }),
+      schema: documentSchema('invoice', INVOICE_STATUSES, {
+        due_date: { type: 'string', format: 'date' },
+        overdue: { type: 'boolean', readonly: true },
+      }),
       represent: invoiceRepresentation,
     }),
     ...kindRoutes(d, {
-      route: 'quotes', noun: 'quote', service: d.quotes, statuses: QUOTE_STATUSES, args: QUOTE_ARGS,
+      route: 'quotes',
+      noun: 'quote',
+      service: d.quotes,
+      statuses: QUOTE_STATUSES,
+      args: QUOTE_ARGS,
       caps: { view: 'bill_view_quotes', create: 'bill_create_quote', delete: 'bill_delete_quote' },
       schema: documentSchema('quote', QUOTE_STATUSES, {
-        expiry_date: { type: 'string', format: 'date' }, accepted: { type: ['object', 'null'] }, declined: { type: ['object', 'null'] },
+        expiry_date: { type: 'string', format: 'date' },
+        accepted: { type: ['object', 'null'] },
+        declined: { type: ['object', 'null'] },
         invoice_id: { type: ['integer', 'null'] },
       }),
       represent: quoteRepresentation,
@@ -103,8 +149,16 @@ function kindRoutes(d: DocumentRouteDeps, k: KindRoutes): RestRoute[] {
       handler: async (req) => {
         const p = req.params;
         const { items, total } = await k.service.list({
-          page: p.page, per_page: p.per_page, search: p.search || undefined, status: p.status, client_id: p.client_id,
-          after: p.after, before: p.before, overdue: p.overdue, orderby: p.orderby, order: p.order,
+          page: p.page,
+          per_page: p.per_page,
+          search: p.search || undefined,
+          status: p.status,
+          client_id: p.client_id,
+          after: p.after,
+          before: p.before,
+          overdue: p.overdue,
+          orderby: p.orderby,
+          order: p.order,
         });
         return collectionResponse(req, await Promise.all(items.map(await representer(req))), total);
       },
@@ -117,11 +171,14 @@ function kindRoutes(d: DocumentRouteDeps, k: KindRoutes): RestRoute[] {
       description: `Create ${k.noun === 'invoice' ? 'an' : 'a'} ${k.noun}.`,
       handler: async (req) => {
         const doc = await k.service.create(req.params as DocumentInput, { actor: req.actor, source: 'rest' });
-        return new RestResponse(await (await representer(req))(doc), 201, { Location: `${d.config.baseUrl}/wp-json/billing/v1/${k.route}/${doc.id}` });
+        return new RestResponse(await (await representer(req))(doc), 201, {
+          Location: `${d.config.baseUrl}/wp-json/billing/v1/${k.route}/${doc.id}`,
+        });
       },
     },
     {
       path: one,
+      object: { param: 'id' },
       methods: 'GET',
       capability: k.caps.view,
       args: ID_ARGS,
@@ -131,6 +188,7 @@ function kindRoutes(d: DocumentRouteDeps, k: KindRoutes): RestRoute[] {
     },
     {
       path: one,
+      object: { param: 'id' },
       methods: 'DELETE',
       capability: k.caps.delete,
       args: { ...ID_ARGS, force: { type: 'boolean', default: false, description: 'Refused: documents are only ever trashed.' } },
@@ -143,6 +201,7 @@ function kindRoutes(d: DocumentRouteDeps, k: KindRoutes): RestRoute[] {
     },
     {
       path: `${one}/pdf`,
+      object: { param: 'id' },
       methods: 'GET',
       capability: k.caps.view,
       args: ID_ARGS,
@@ -153,13 +212,4 @@ function kindRoutes(d: DocumentRouteDeps, k: KindRoutes): RestRoute[] {
       },
     },
   ];
-}
-
-/** A PDF answer with its ETag; 304 when the client already holds these bytes. */
-export function pdfResponse(pdf: RenderedPdf, ifNoneMatch: string | undefined, number: string): RestResponse {
-  const headers: Record<string, string> = { ETag: pdf.etag, 'Content-Disposition': `inline; filename="${pdfFilename({ number })}"` };
-  if (ifNoneMatch && ifNoneMatch.split(',').map((t) => t.trim()).includes(pdf.etag)) {
-    return new RestResponse(null, 304, headers, { contentType: 'application/pdf', body: Buffer.alloc(0) });
-  }
-  return new RestResponse(null, 200, headers, { contentType: 'application/pdf', body: pdf.bytes });
 }

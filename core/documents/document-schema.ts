@@ -1,3 +1,4 @@
+import { USER_ID_MAX } from '../identity/users.ts';
 import type { ArgSchema } from '../http/rest/route.ts';
 
 /**
@@ -15,6 +16,10 @@ export const ITEM_SCHEMA = {
     quantity: { type: ['number', 'string'], description: 'Greater than 0, at most 4 decimals' },
     price: { type: ['number', 'string'], description: 'Unit price, 0 or more, at most 4 decimals' },
     taxable: { type: 'boolean', default: true },
+    tax_rate: {
+      type: ['number', 'string', 'null'],
+      description: "Percent (0–100, at most 4 decimals) this taxable item is taxed at, instead of the document's rate",
+    },
   },
 } as const;
 
@@ -22,16 +27,29 @@ const dateArg = (description: string): ArgSchema => ({ type: 'string', format: '
 
 export const DOCUMENT_ARGS: Record<string, ArgSchema> = {
   items: { type: 'array', required: true, minItems: 1, maxItems: 500, items: ITEM_SCHEMA, description: 'At least one item' },
-  client_id: { type: 'integer', minimum: 1, description: 'A client (user with role billing_client); fills the customer' },
-  customer_name: { type: 'string', maxLength: 200, description: 'Overrides the client\'s name' },
-  customer_email: { type: 'string', format: 'email', maxLength: 254, description: 'Overrides the client\'s e-mail' },
+  client_id: {
+    type: 'integer',
+    minimum: 1,
+    maximum: USER_ID_MAX,
+    description: 'A client (user with role billing_client); fills the customer',
+  },
+  customer_name: { type: 'string', maxLength: 200, description: "Overrides the client's name" },
+  customer_email: { type: 'string', format: 'email', maxLength: 254, description: "Overrides the client's e-mail" },
   customer_country: { type: 'string', format: 'country', description: 'ISO 3166-1 alpha-2' },
   customer_vat_number: { type: 'string', maxLength: 40 },
   status: {
-    type: 'string', enum: ['draft', 'available'], default: 'draft',
+    type: 'string',
+    enum: ['draft', 'available'],
+    default: 'draft',
     invalidMessage: 'status must be draft or available: payment statuses are set by recording payments.',
   },
-  number: { type: 'string', minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9][A-Za-z0-9_./-]*$', description: 'Omit to take the next number of the sequence' },
+  number: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 40,
+    pattern: '^[A-Za-z0-9][A-Za-z0-9_./-]*$',
+    description: 'Omit to take the next number of the sequence',
+  },
   issue_date: dateArg('Y-m-d; today in the site timezone when omitted'),
   due_date: dateArg('Y-m-d, not before issue_date; issue date + payment_terms_days when omitted'),
   title: { type: 'string', maxLength: 500 },
@@ -54,7 +72,14 @@ export const QUOTE_ARGS: Record<string, ArgSchema> = {
 
 /** The body a document is created or saved from (REST body, AJAX `invoice`/`quote` JSON, in-process). */
 export interface DocumentInput {
-  items: Array<{ name: string; description?: string; quantity: number | string; price: number | string; taxable?: boolean }>;
+  items: Array<{
+    name: string;
+    description?: string;
+    quantity: number | string;
+    price: number | string;
+    taxable?: boolean;
+    tax_rate?: number | string | null;
+  }>;
   client_id?: number;
   customer_name?: string;
   customer_email?: string;

@@ -1,17 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import { audit, type Actor } from '../audit.ts';
+import { audit, type Actor } from '../audit/audit.ts';
 import type { Database, Tx } from '../db/database.ts';
 import { BillingError } from '../errors.ts';
 import type { CreationSource } from '../hooks/hook-map.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import { computeTotals, Decimal, isCurrency, LINE_DECIMALS, type CurrencyCode } from '../money/index.ts';
 import type { OptionsStore } from '../options/options.ts';
-import { taxTreatment } from '../tax/index.ts';
+import { taxBreakdown, taxTreatment, type TaxBreakdownEntry } from '../tax/index.ts';
 import { invalidParam } from '../validation/invalid-param.ts';
-import { DOCUMENT_COLUMNS, documentFromRow, type BillingDocument, type Customer, type DocumentItem, type StoredTotals } from './document.ts';
+import {
+  DOCUMENT_COLUMNS,
+  documentFromRow,
+  type BillingDocument,
+  type Customer,
+  type DocumentItem,
+  type StoredTotals,
+} from './document.ts';
 import type { DocumentInput } from './document-schema.ts';
 import { claimNumber, takeNumber, type DocumentKind } from './numbering.ts';
-import { addDays, siteDate } from './site-time.ts';
+import { addDays, siteDate } from '../time/site-time.ts';
 
 export interface ServiceDeps {
   db: Database;
@@ -39,6 +46,7 @@ interface PreparedDocument extends StoredTotals {
   tax_category: string;
   tax_statement: string;
   tax_rate: string;
+  tax_breakdown: TaxBreakdownEntry[];
   notes: string;
   terms: string;
 }
@@ -77,36 +85,74 @@ export class DocumentService {
   async find(id: number, tx?: Tx, lock = false): Promise<BillingDocument | null> {
     if (!Number.isSafeInteger(id) || id < 1) return null;
     const rows = await (tx ?? this.db).query(
-      `select ${DOCUMENT_COLUMNS} from billing_documents where id = $1 and kind = $2${lock ? ' for update' : ''}`, [id, this.kind]);
+      `select ${DOCUMENT_COLUMNS} from billing_documents where id = $1 and kind = $2${lock ? ' for update' : ''}`,
+      [id, this.kind],
+    );
     return rows.length ? documentFromRow(rows[0]!) : null;
   }
 
   /** The bearer key of the document's public pages. Only links for e-mails and screens use it. */
   async accessKey(id: number): Promise<string> {
-    const rows = await this.db.query<{ access_key: string }>(
-      'select access_key from billing_documents where id = $1 and kind = $2', [id, this.kind]);
+    const rows = await this.db.query<{ access_key: string }>('select access_key from billing_documents where id = $1 and kind = $2', [
+      id,
+      this.kind,
+    ]);
     if (!rows.length) throw notFound();
     return rows[0]!.access_key;
   }
 
   /** Inserts a new document of this kind in `tx`, numbered from the sequence (or the given number). */
-  protected async insert(tx: Tx, input: DocumentInput, status: string, actor: Actor, extra: Record<string, unknown> = {}): Promise<BillingDocument> {
+  protected async insert(
+    tx: Tx,
+    input: DocumentInput,
+    status: string,
+    actor: Actor,
+    extra: Record<string, unknown> = {},
+  ): Promise<BillingDocument> {
     const p = await this.prepare(input, tx);
     const number = input.number ? await claimNumber(tx, this.kind, input.number) : await takeNumber(tx, this.options, this.kind);
     const cols: Record<string, unknown> = {
-      kind: this.kind, number, status, title: p.title, currency: p.currency, issue_date: p.issue_date,
-      due_date: p.due_date, expiry_date: p.expiry_date, client_id: p.client_id,
-      customer_name: p.customer.name, customer_email: p.customer.email, customer_country: p.customer.country,
-      customer_vat: p.customer.vat, customer_company: p.customer.company, customer_address: p.customer.address,
-      items: JSON.stringify(p.items), discount_type: p.discount_type, discount_value: p.discount_value,
-      tax_category: p.tax_category, tax_statement: p.tax_statement, tax_rate: p.tax_rate,
-      subtotal: p.subtotal, discount: p.discount, tax: p.tax, total: p.total, paid: p.paid, credited: p.credited, due: p.due,
-      notes: p.notes, terms: p.terms, access_key: newAccessKey(), created_by: actor.id, ...extra,
+      kind: this.kind,
+      number,
+      status,
+      title: p.title,
+      currency: p.currency,
+      issue_date: p.issue_date,
+      due_date: p.due_date,
+      expiry_date: p.expiry_date,
+      client_id: p.client_id,
+      customer_name: p.customer.name,
+      customer_email: p.customer.email,
+      customer_country: p.customer.country,
+      customer_vat: p.customer.vat,
+      customer_company: p.customer.company,
+      customer_address: p.customer.address,
+      items: JSON.stringify(p.items),
+      discount_type: p.discount_type,
+      discount_value: p.discount_value,
+      tax_category: p.tax_category,
+      tax_statement: p.tax_statement,
+      tax_rate: p.tax_rate,
+      tax_breakdown: JSON.stringify(p.tax_breakdown),
+      subtotal: p.subtotal,
+      discount: p.discount,
+      tax: p.tax,
+      total: p.total,
+      paid: p.paid,
+      credited: p.credited,
+      due: p.due,
+      notes: p.notes,
+      terms: p.terms,
+      access_key: newAccessKey(),
+      created_by: actor.id,
+      ...extra,
     };
     const names = Object.keys(cols);
     const rows = await tx.query(
       `insert into billing_documents (${names.join(', ')}) values (${names.map((_, i) => `$${i + 1}`).join(', ')})
-       returning ${DOCUMENT_COLUMNS}`, Object.values(cols));
+       returning ${DOCUMENT_COLUMNS}`,
+      Object.values(cols),
+    );
     const doc = documentFromRow(rows[0]!);
     await audit(tx, actor, { action: `${this.kind}.create`, objectType: this.kind, objectId: doc.id, details: { number, status } });
     return doc;
@@ -121,13 +167,41 @@ export class DocumentService {
          client_id = $8, customer_name = $9, customer_email = $10, customer_country = $11, customer_vat = $12,
          customer_company = $13, customer_address = $14, items = $15, discount_type = $16, discount_value = $17,
          tax_category = $18, tax_statement = $19, tax_rate = $20, subtotal = $21, discount = $22, tax = $23, total = $24,
-         due = greatest(0, $24::numeric - paid - credited), notes = $25, terms = $26, updated_at = now()
+         due = greatest(0, $24::numeric - paid - credited), notes = $25, terms = $26, tax_breakdown = $27, updated_at = now()
        where id = $1 returning ${DOCUMENT_COLUMNS}`,
-      [doc.id, input.number || doc.number, p.title, p.currency, p.issue_date, p.due_date, p.expiry_date, p.client_id,
-        p.customer.name, p.customer.email, p.customer.country, p.customer.vat, p.customer.company, p.customer.address,
-        JSON.stringify(p.items), p.discount_type, p.discount_value, p.tax_category, p.tax_statement, p.tax_rate,
-        p.subtotal, p.discount, p.tax, p.total, p.notes, p.terms]);
-    await audit(tx, actor, { action: `${this.kind}.update`, objectType: this.kind, objectId: doc.id });
+      [
+        doc.id,
+        input.number || doc.number,
+        p.title,
+        p.currency,
+        p.issue_date,
+        p.due_date,
+        p.expiry_date,
+        p.client_id,
+        p.customer.name,
+        p.customer.email,
+        p.customer.country,
+        p.customer.vat,
+        p.customer.company,
+        p.customer.address,
+        JSON.stringify(p.items),
+        p.discount_type,
+        p.discount_value,
+        p.tax_category,
+        p.tax_statement,
+        p.tax_rate,
+        p.subtotal,
+        p.discount,
+        p.tax,
+        p.total,
+        p.notes,
+        p.terms,
+        JSON.stringify(p.tax_breakdown),
+      ],
+    );
+    // a draft renumbered leaves its old number unused: the log tells where it went (docs/decisions.md, Numbers)
+    const renumbered = input.number && input.number !== doc.number ? { number: { from: doc.number, to: input.number } } : undefined;
+    await audit(tx, actor, { action: `${this.kind}.update`, objectType: this.kind, objectId: doc.id, details: renumbered });
     return documentFromRow(rows[0]!);
   }
 
@@ -137,7 +211,9 @@ export class DocumentService {
    */
   protected async prepare(input: DocumentInput, tx: Tx, existing?: BillingDocument): Promise<PreparedDocument> {
     const o = await this.options.getMany(
-      ['currency', 'timezone', 'payment_terms_days', 'tax_rate', 'business_country', 'tax_exempt_statement'], tx);
+      ['currency', 'timezone', 'payment_terms_days', 'tax_rate', 'business_country', 'tax_exempt_statement', 'tax_exempt_items_statement'],
+      tx,
+    );
     const currency = input.currency ?? existing?.currency ?? o.currency;
     if (!isCurrency(currency)) throw invalidParam('currency', `currency ${currency} is not an ISO 4217 code.`);
     const issueDate = input.issue_date ?? existing?.issueDate ?? siteDate(new Date(), o.timezone);
@@ -153,16 +229,30 @@ export class DocumentService {
 
     const customer = await this.customer(input, tx);
     const base = taxTreatment({
-      taxRate: o.tax_rate, businessCountry: o.business_country, taxExemptStatement: o.tax_exempt_statement,
-      customerCountry: customer.country, customerVat: customer.vat,
+      taxRate: o.tax_rate,
+      businessCountry: o.business_country,
+      taxExemptStatement: o.tax_exempt_statement,
+      customerCountry: customer.country,
+      customerVat: customer.vat,
     });
-    const treatment = await this.hooks.applyFilters('billing_tax_treatment',
-      { category: base.category, statement: base.statement, rate: String(base.rate) }, { kind: this.kind, customer, currency });
+    const treatment = await this.hooks.applyFilters(
+      'billing_tax_treatment',
+      { category: base.category, statement: base.statement, rate: String(base.rate) },
+      { kind: this.kind, customer, currency },
+    );
 
     const items = input.items.map((i) => ({ ...i, taxable: i.taxable ?? true }));
+    // an item's own rate counts only where the document is taxed at all (reverse charge, export and
+    // exemption charge no tax on any line); it is kept on the item either way
+    const standard = treatment.category === 'standard';
     const totals = computeTotals({
       currency,
-      items: items.map((i) => ({ quantity: i.quantity, price: i.price, taxable: i.taxable })),
+      items: items.map((i) => ({
+        quantity: i.quantity,
+        price: i.price,
+        taxable: i.taxable,
+        taxRate: standard || !i.taxable ? i.tax_rate : null,
+      })),
       discount: input.discount ?? null,
       taxRate: treatment.rate,
       payments: existing ? [{ amount: existing.totals.paid, status: 'completed' }] : [],
@@ -183,12 +273,16 @@ export class DocumentService {
         price: Decimal.parse(i.price, { maxDecimals: LINE_DECIMALS }).toString(),
         amount: totals.lines[n]!.amount.toString(),
         taxable: i.taxable,
+        ...(i.tax_rate === undefined || i.tax_rate === null
+          ? {}
+          : { tax_rate: Decimal.parse(i.tax_rate, { maxDecimals: LINE_DECIMALS }).toString() }),
       })),
       discount_type: input.discount?.type ?? null,
       discount_value: input.discount ? Decimal.parse(input.discount.value, { maxDecimals: LINE_DECIMALS }).toString() : null,
       tax_category: treatment.category,
       tax_statement: treatment.statement,
       tax_rate: treatment.rate,
+      tax_breakdown: taxBreakdown({ treatment, groups: totals.taxGroups, exemptItemsStatement: o.tax_exempt_items_statement }),
       subtotal: totals.subtotal.toString(),
       discount: totals.discount.toString(),
       tax: totals.tax.toString(),
@@ -207,8 +301,13 @@ export class DocumentService {
     if (input.client_id !== undefined && input.client_id !== null) {
       const rows = await tx.query<Customer>(
         `select display_name as name, email, country, vat, company, address from billing_users
-          where id = $1 and role = 'billing_client'`, [input.client_id]);
-      if (!rows.length) throw new BillingError('billing_rest_no_client', `No client has the id ${input.client_id}.`, { params: { client_id: input.client_id } });
+          where id = $1 and role = 'billing_client'`,
+        [input.client_id],
+      );
+      if (!rows.length)
+        throw new BillingError('billing_rest_no_client', `No client has the id ${input.client_id}.`, {
+          params: { client_id: input.client_id },
+        });
       base = rows[0]!;
     }
     return {
@@ -224,33 +323,63 @@ export class DocumentService {
   protected async changesMoreThanNotes(tx: Tx, doc: BillingDocument, input: DocumentInput): Promise<boolean> {
     const p = await this.prepare(input, tx, doc);
     // items in a fixed key order: jsonb does not keep the order keys were written in
-    const lines = (items: DocumentItem[]) => items.map((i) => [i.name, i.description, i.quantity, i.price, i.amount, i.taxable]);
-    const now = [lines(p.items), p.customer, p.currency, p.issue_date, p.due_date, p.expiry_date, p.total, p.title, p.terms, input.number ?? doc.number];
-    const was = [lines(doc.items), doc.customer, doc.currency, doc.issueDate, doc.dueDate, doc.expiryDate, doc.totals.total, doc.title, doc.terms, doc.number];
+    const lines = (items: DocumentItem[]) =>
+      items.map((i) => [i.name, i.description, i.quantity, i.price, i.amount, i.taxable, i.tax_rate ?? null]);
+    const now = [
+      lines(p.items),
+      p.customer,
+      p.currency,
+      p.issue_date,
+      p.due_date,
+      p.expiry_date,
+      p.total,
+      p.title,
+      p.terms,
+      input.number ?? doc.number,
+    ];
+    const was = [
+      lines(doc.items),
+      doc.customer,
+      doc.currency,
+      doc.issueDate,
+      doc.dueDate,
+      doc.expiryDate,
+      doc.totals.total,
+      doc.title,
+      doc.terms,
+      doc.number,
+    ];
     return JSON.stringify(now) !== JSON.stringify(was);
   }
 
   /** Moves to the trash (never erases). 410 when already there. */
-  protected async moveToTrash(id: number, actor: Actor): Promise<BillingDocument> {
+  protected async moveToTrash(id: number, actor: Actor, then?: (tx: Tx, doc: BillingDocument) => Promise<void>): Promise<BillingDocument> {
     return this.db.transaction(async (tx) => {
       const doc = await this.find(id, tx, true);
       if (!doc) throw notFound();
       if (doc.trashed) throw new BillingError('billing_rest_already_trashed', 'The document has already been trashed.');
       await tx.query('update billing_documents set trashed_at = now(), updated_at = now() where id = $1', [id]);
       await audit(tx, actor, { action: `${this.kind}.trash`, objectType: this.kind, objectId: id });
+      await then?.(tx, doc);
       return doc;
     });
   }
 
   /** Brings a document back from the trash with the status it had; `restored` is false when it was not there. */
-  protected async restoreFromTrash(id: number, actor: Actor): Promise<{ doc: BillingDocument; restored: boolean }> {
+  protected async restoreFromTrash(
+    id: number,
+    actor: Actor,
+    then?: (tx: Tx, doc: BillingDocument) => Promise<void>,
+  ): Promise<{ doc: BillingDocument; restored: boolean }> {
     return this.db.transaction(async (tx) => {
       const doc = await this.find(id, tx, true);
       if (!doc) throw notFound();
       if (!doc.trashed) return { doc, restored: false };
       await tx.query('update billing_documents set trashed_at = null, updated_at = now() where id = $1', [id]);
       await audit(tx, actor, { action: `${this.kind}.restore`, objectType: this.kind, objectId: id });
-      return { doc: { ...doc, trashed: false }, restored: true };
+      const restored = { ...doc, trashed: false };
+      await then?.(tx, restored);
+      return { doc: restored, restored: true };
     });
   }
 }

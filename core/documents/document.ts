@@ -1,6 +1,7 @@
 import { timestamp } from '../db/database.ts';
-import type { TaxCategory } from '../tax/index.ts';
+import type { TaxBreakdownEntry, TaxCategory } from '../tax/index.ts';
 import type { DocumentKind } from './numbering.ts';
+import { derivedBreakdown } from './tax-breakdown.ts';
 
 export type InvoiceStatus = 'draft' | 'available' | 'partial' | 'paid' | 'unpaid' | 'cancelled';
 export type QuoteStatus = 'draft' | 'available' | 'accepted' | 'declined' | 'cancelled';
@@ -13,6 +14,8 @@ export interface DocumentItem {
   price: string;
   amount: string;
   taxable: boolean;
+  /** The item's own rate (percent, exact text) when it overrides the document's; absent otherwise. */
+  tax_rate?: string;
 }
 
 export interface Customer {
@@ -55,6 +58,8 @@ export interface BillingDocument {
   items: DocumentItem[];
   discount: { type: 'percent' | 'fixed'; value: string } | null;
   tax: { category: TaxCategory; statement: string; rate: string };
+  /** Tax per category and rate; Σ tax = totals.tax. */
+  taxBreakdown: TaxBreakdownEntry[];
   totals: StoredTotals;
   notes: string;
   terms: string;
@@ -72,11 +77,13 @@ export interface BillingDocument {
 /** Every column but the access key: what list and get queries select. */
 export const DOCUMENT_COLUMNS = `id, kind, number, status, trashed_at, title, currency, issue_date::text, due_date::text,
   expiry_date::text, client_id, customer_name, customer_email, customer_country, customer_vat, customer_company,
-  customer_address, items, discount_type, discount_value::text, tax_category, tax_statement, tax_rate::text,
+  customer_address, items, discount_type, discount_value::text, tax_category, tax_statement, tax_rate::text, tax_breakdown,
   subtotal::text, discount::text, tax::text, total::text, paid::text, credited::text, due::text, notes, terms,
   viewed_count, viewed_first, viewed_last, sent_at, accepted, declined, invoice_id, parent_id, reason, created_at, updated_at`;
 
 export function documentFromRow(r: Record<string, any>): BillingDocument {
+  const discount = r.discount_type ? { type: r.discount_type, value: r.discount_value } : null;
+  const tax = { category: r.tax_category, statement: r.tax_statement, rate: r.tax_rate };
   return {
     id: Number(r.id),
     kind: r.kind,
@@ -90,12 +97,17 @@ export function documentFromRow(r: Record<string, any>): BillingDocument {
     expiryDate: r.expiry_date,
     clientId: r.client_id,
     customer: {
-      name: r.customer_name, email: r.customer_email, country: r.customer_country, vat: r.customer_vat,
-      company: r.customer_company, address: r.customer_address,
+      name: r.customer_name,
+      email: r.customer_email,
+      country: r.customer_country,
+      vat: r.customer_vat,
+      company: r.customer_company,
+      address: r.customer_address,
     },
     items: r.items,
-    discount: r.discount_type ? { type: r.discount_type, value: r.discount_value } : null,
-    tax: { category: r.tax_category, statement: r.tax_statement, rate: r.tax_rate },
+    discount,
+    tax,
+    taxBreakdown: r.tax_breakdown ?? derivedBreakdown({ currency: r.currency, items: r.items, discount, tax }),
     totals: { subtotal: r.subtotal, discount: r.discount, tax: r.tax, total: r.total, paid: r.paid, credited: r.credited, due: r.due },
     notes: r.notes,
     terms: r.terms,

@@ -6,7 +6,7 @@ import { searchTerm } from './clients/client-ajax.ts';
 import { builderInput, isNew } from './builder-input.ts';
 import { DOCUMENT_ARGS } from './document-schema.ts';
 import type { BillingDocument } from './document.ts';
-import type { DocumentsContext } from './documents.ts';
+import type { DocumentsContext } from './index.ts';
 import { invoiceRepresentation, representationContext } from './representation.ts';
 
 /** At most this many answers per autocomplete request. */
@@ -16,7 +16,9 @@ export const INVOICE_SEARCH_LIMIT = 20;
 const LEGACY_CAPABILITY = 'manage_options';
 
 const ID_FIELD: Record<string, ArgSchema> = { id: { type: 'integer', minimum: 1, required: true, description: 'The invoice id' } };
-const SAVE_FIELDS: Record<string, ArgSchema> = { id: { type: 'integer', minimum: 1, description: 'The invoice id; absent or empty to create' } };
+const SAVE_FIELDS: Record<string, ArgSchema> = {
+  id: { type: 'integer', minimum: 1, description: 'The invoice id; absent or empty to create' },
+};
 
 /**
  * The invoice builder's admin-ajax actions (contract §6), each a thin call into InvoiceService, answering
@@ -30,23 +32,26 @@ export function invoiceAjaxActions(d: DocumentsContext): AjaxAction[] {
   return [
     {
       action: 'billing_save_invoice',
-      capability: (req) => (isNew(req.params) ? 'bill_create_invoice' : 'bill_edit_invoice'),
+      capability: { create: 'bill_create_invoice', edit: 'bill_edit_invoice' },
+      object: { param: 'id' },
       legacyCapability: LEGACY_CAPABILITY,
       fields: {
         id: 'the invoice to save; absent or empty to create one',
         invoice: 'the document as JSON text, the body of POST /invoices (issued invoices: only notes may change)',
       },
       handler: async (req) => {
-        const existing = isNew(req.params) ? undefined : checkFields(SAVE_FIELDS, req.params).id as number;
+        const existing = isNew(req.params) ? undefined : (checkFields(SAVE_FIELDS, req.params).id as number);
         const input = builderInput(req.params, 'invoice', DOCUMENT_ARGS);
-        const doc = existing === undefined
-          ? await d.invoices.create(input, { actor: req.actor, source: 'ajax' })
-          : await d.invoices.update(existing, input, req.actor);
+        const doc =
+          existing === undefined
+            ? await d.invoices.create(input, { actor: req.actor, source: 'ajax' })
+            : await d.invoices.update(existing, input, req.actor);
         return represent(doc, req);
       },
     },
     {
       action: 'billing_delete_invoice',
+      object: { param: 'id' },
       capability: 'bill_delete_invoice',
       legacyCapability: LEGACY_CAPABILITY,
       fields: { id: 'the invoice to move to the trash' },
@@ -57,12 +62,14 @@ export function invoiceAjaxActions(d: DocumentsContext): AjaxAction[] {
     },
     {
       action: 'billing_restore_invoice',
+      object: { param: 'id' },
       capability: 'bill_delete_invoice',
       fields: { id: 'the trashed invoice to bring back (with its previous status)' },
       handler: async (req) => represent(await d.invoices.restore(id(req), req.actor), req),
     },
     {
       action: 'billing_duplicate_invoice',
+      object: { param: 'id', capability: 'bill_view_invoices' },
       capability: 'bill_create_invoice',
       legacyCapability: LEGACY_CAPABILITY,
       fields: { id: 'the invoice to copy into a new draft' },
@@ -75,11 +82,22 @@ export function invoiceAjaxActions(d: DocumentsContext): AjaxAction[] {
       fields: { term: 'text searched in number, title, customer name and e-mail (case-insensitive); empty lists the latest' },
       handler: async (req) => {
         const term = searchTerm(req.params);
-        const { items } = await d.invoices.list({ page: 1, per_page: INVOICE_SEARCH_LIMIT, search: term || undefined, orderby: 'date', order: 'desc' });
+        const { items } = await d.invoices.list({
+          page: 1,
+          per_page: INVOICE_SEARCH_LIMIT,
+          search: term || undefined,
+          orderby: 'date',
+          order: 'desc',
+        });
         const amount = (v: string, c: string) => (isCurrency(c) ? Money.parse(v, c).toNumber() : Number(v));
         return items.map((i) => ({
-          id: i.id, number: i.number, customer: i.customer.name, total: amount(i.totals.total, i.currency),
-          due: amount(i.totals.due, i.currency), currency: i.currency, status: i.status,
+          id: i.id,
+          number: i.number,
+          customer: i.customer.name,
+          total: amount(i.totals.total, i.currency),
+          due: amount(i.totals.due, i.currency),
+          currency: i.currency,
+          status: i.status,
         }));
       },
     },

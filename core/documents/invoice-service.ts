@@ -1,8 +1,9 @@
-import { audit, type Actor } from '../audit.ts';
+import { audit, type Actor } from '../audit/audit.ts';
 import type { Tx } from '../db/database.ts';
 import { BillingError } from '../errors.ts';
 import { invalidParam } from '../validation/invalid-param.ts';
 import type { DocumentInput } from './document-schema.ts';
+import { documentInput } from './document-input.ts';
 import { DOCUMENT_COLUMNS, documentFromRow, type BillingDocument } from './document.ts';
 import { DocumentService, notFound, type CreateContext, type ServiceDeps } from './document-service.ts';
 import { listDocuments, type ListQuery, type ListResult } from './list-query.ts';
@@ -30,7 +31,8 @@ export class InvoiceService extends DocumentService {
       throw invalidParam('status', 'status must be draft or available: payment statuses are set by recording payments.');
     }
     const doc = await this.insert(tx, input, status, ctx.actor);
-    tx.afterCommit(() => this.hooks.doAction('billing_invoice_created', doc.id, doc, { source: ctx.source }));
+    if (status === 'available') await this.checkIssuable(doc, 'create', tx);
+    await this.hooks.fire(tx, 'billing_invoice_created', doc.id, doc, { source: ctx.source });
     return doc;
   }
 
@@ -49,54 +51,66 @@ export class InvoiceService extends DocumentService {
       let updated: BillingDocument;
       if (doc.status === 'draft') {
         updated = await this.rewrite(tx, doc, input, actor);
-        if (input.status === 'available') updated = await this.setStatus(tx, updated, 'available', actor);
+        if (input.status === 'available') {
+          await this.checkIssuable(updated, 'update', tx);
+          updated = await this.setStatus(tx, updated, 'available', actor);
+        }
       } else {
         if (await this.changesMoreThanNotes(tx, doc, input)) {
-          throw new BillingError('billing_rest_invalid_state', 'An issued invoice can only change its notes; correct it with a credit note.');
+          throw new BillingError(
+            'billing_rest_invalid_state',
+            'An issued invoice can only change its notes; correct it with a credit note.',
+          );
         }
-        const rows = await tx.query(`update billing_documents set notes = $2, updated_at = now() where id = $1 returning ${DOCUMENT_COLUMNS}`,
-          [id, input.notes ?? doc.notes]);
+        const rows = await tx.query(
+          `update billing_documents set notes = $2, updated_at = now() where id = $1 returning ${DOCUMENT_COLUMNS}`,
+          [id, input.notes ?? doc.notes],
+        );
         await audit(tx, actor, { action: 'invoice.update', objectType: 'invoice', objectId: id, details: { notes: true } });
         updated = documentFromRow(rows[0]!);
       }
       const final = updated;
-      tx.afterCommit(() => this.hooks.doAction('billing_invoice_updated', id, final));
+      await this.hooks.fire(tx, 'billing_invoice_updated', id, final);
       return final;
     });
   }
 
   async trash(id: number, actor: Actor): Promise<BillingDocument> {
-    const doc = await this.moveToTrash(id, actor);
-    await this.hooks.doAction('billing_invoice_trashed', id, doc);
-    return doc;
+    return this.moveToTrash(id, actor, (tx, doc) => this.hooks.fire(tx, 'billing_invoice_trashed', id, doc));
   }
 
   async restore(id: number, actor: Actor): Promise<BillingDocument> {
-    const { doc, restored } = await this.restoreFromTrash(id, actor);
-    if (restored) await this.hooks.doAction('billing_invoice_restored', id, doc);
+    const { doc } = await this.restoreFromTrash(id, actor, (tx, restored) => this.hooks.fire(tx, 'billing_invoice_restored', id, restored));
     return doc;
   }
 
   /** A new draft with the same customer, items and terms, numbered anew. */
   async duplicate(id: number, ctx: CreateContext): Promise<BillingDocument> {
-    const src = await this.get(id);
-    return this.create({
-      items: src.items.map(({ name, description, quantity, price, taxable }) => ({ name, description, quantity, price, taxable })),
-      client_id: src.clientId ?? undefined,
-      customer_name: src.customer.name, customer_email: src.customer.email,
-      customer_country: src.customer.country || undefined, customer_vat_number: src.customer.vat,
-      title: src.title, notes: src.notes, terms: src.terms, currency: src.currency,
-      discount: src.discount,
-    }, ctx);
+    return this.create(documentInput(await this.get(id)), ctx);
+  }
+
+  /**
+   * Refuses to issue `doc` when a listener of `billing_invoice_issue_refusals` says so, with the first
+   * refusal's error (inside `tx`, so the creation or save rolls back).
+   */
+  async checkIssuable(doc: BillingDocument, via: 'create' | 'update' | 'send', tx: Tx | null = null): Promise<void> {
+    const refusals = await this.hooks.applyFilters('billing_invoice_issue_refusals', [], doc, { via, tx });
+    const first = Array.isArray(refusals) ? refusals[0] : undefined;
+    if (first) throw new BillingError(first.code, first.message, first.data ?? {});
   }
 
   /** Changes the stored status in `tx`, firing `billing_invoice_status_changed` after commit. */
   async setStatus(tx: Tx, doc: BillingDocument, status: string, actor: Actor): Promise<BillingDocument> {
     if (doc.status === status) return doc;
     await tx.query('update billing_documents set status = $2, updated_at = now() where id = $1', [doc.id, status]);
-    await audit(tx, actor, { action: 'invoice.status', objectType: 'invoice', objectId: doc.id, details: { from: doc.status, to: status } });
+    await audit(tx, actor, {
+      action: 'invoice.status',
+      objectType: 'invoice',
+      objectId: doc.id,
+      details: { from: doc.status, to: status },
+    });
     const updated = { ...doc, status };
-    tx.afterCommit(() => this.hooks.doAction('billing_invoice_status_changed', doc.id, updated, doc.status, status));
+    await this.hooks.fire(tx, 'billing_invoice_status_changed', doc.id, updated, doc.status, status);
     return updated;
   }
 }

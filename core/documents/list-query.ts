@@ -2,8 +2,9 @@ import type { Database } from '../db/database.ts';
 import type { OptionsStore } from '../options/options.ts';
 import { DOCUMENT_COLUMNS, documentFromRow, type BillingDocument } from './document.ts';
 import type { DocumentKind } from './numbering.ts';
-import { siteDate } from './site-time.ts';
+import { siteDate } from '../time/site-time.ts';
 import { containsPattern } from '../db/like.ts';
+import { columns, qb, run, sql } from '../db/query-builder.ts';
 
 export interface ListQuery {
   page: number;
@@ -35,36 +36,37 @@ export const OPEN_STATUSES = ['available', 'partial', 'unpaid'];
  * index on exactly that expression; list and count share one WHERE clause.
  */
 export async function listDocuments(db: Database, options: OptionsStore, kind: DocumentKind, q: ListQuery): Promise<ListResult> {
-  const params: unknown[] = [kind];
-  const where = ['kind = $1', 'trashed_at is null'];
-  const add = (sql: (n: string) => string, value: unknown) => {
-    params.push(value);
-    where.push(sql(`$${params.length}`));
-  };
-  if (q.status?.length) add((n) => `status = any(${n}::text[])`, q.status);
-  if (q.client_id !== undefined) add((n) => `client_id = ${n}`, q.client_id);
-  if (q.after) add((n) => `issue_date > ${n}::date`, q.after);
-  if (q.before) add((n) => `issue_date < ${n}::date`, q.before);
+  let where = qb.selectFrom('billing_documents').where('kind', '=', kind).where('trashed_at', 'is', null);
+  if (q.status?.length) where = where.where('status', 'in', q.status);
+  if (q.client_id !== undefined) where = where.where('client_id', '=', q.client_id);
+  if (q.after) where = where.where('issue_date', '>', sql`${q.after}::date`);
+  if (q.before) where = where.where('issue_date', '<', sql`${q.before}::date`);
   if (q.overdue !== undefined) {
     const today = siteDate(new Date(), await options.get('timezone'));
-    params.push(today, OPEN_STATUSES);
-    const overdue = `(due_date < $${params.length - 1}::date and due > 0 and status = any($${params.length}::text[]))`;
-    where.push(q.overdue ? overdue : `not ${overdue}`);
+    const overdue = sql<boolean>`(due_date < ${today}::date and due > 0 and status in (${sql.join(OPEN_STATUSES)}))`;
+    where = where.where(q.overdue ? overdue : sql<boolean>`not ${overdue}`);
   }
   if (q.search) {
-    add((n) => `lower(number || ' ' || title || ' ' || customer_name || ' ' || customer_email) like ${n}`,
-      containsPattern(q.search));
+    where = where.where(
+      sql`lower(number || ' ' || title || ' ' || customer_name || ' ' || customer_email)`,
+      'like',
+      containsPattern(q.search),
+    );
   }
-  const whereSql = where.join(' and ');
-  const column = ORDER_COLUMNS[q.orderby ?? 'date'];
-  const dir = q.order === 'asc' ? 'asc' : 'desc';
-  const countRows = await db.query<{ n: number }>(`select count(*)::int as n from billing_documents where ${whereSql}`, params);
-  const total = countRows[0]!.n;
+  const [{ n: total }] = await run<{ n: number }>(db, where.select(sql<number>`count(*)::int`.as('n')));
   if (total === 0 || (q.page - 1) * q.per_page >= total) return { items: [], total };
   // ordered by the table's columns, not the text casts of the select list that share their names:
   // sorting `issue_date::text` could use no index
-  const rows = await db.query(
-    `select ${DOCUMENT_COLUMNS} from billing_documents where ${whereSql}
-      order by billing_documents.${column} ${dir}, billing_documents.id ${dir} limit ${q.per_page} offset ${(q.page - 1) * q.per_page}`, params);
+  const column = `billing_documents.${ORDER_COLUMNS[q.orderby ?? 'date']}`;
+  const dir = q.order === 'asc' ? 'asc' : 'desc';
+  const rows = await run(
+    db,
+    where
+      .select(columns(DOCUMENT_COLUMNS))
+      .orderBy(sql.ref(column), dir)
+      .orderBy(sql.ref('billing_documents.id'), dir)
+      .limit(q.per_page)
+      .offset((q.page - 1) * q.per_page),
+  );
   return { items: rows.map(documentFromRow), total };
 }

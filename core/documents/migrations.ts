@@ -90,4 +90,12 @@ export const DOCUMENT_MIGRATIONS: Migration[] = [
       create index billing_quote_tokens_quote on billing_quote_tokens (quote_id);
     `,
   },
+  {
+    name: '0003_tax_breakdown',
+    up: `
+      -- the tax per category and rate, as computed when the document was written (null: written before
+      -- per-item rates existed; then derived from its single rate, which is what was computed then)
+      alter table billing_documents add column tax_breakdown jsonb;
+    `,
+  },
 ];

@@ -6,23 +6,59 @@ export type DocumentKind = 'invoice' | 'quote' | 'credit_note';
 
 const PREFIX_OPTION = { invoice: 'invoice_prefix', quote: 'quote_prefix', credit_note: 'credit_note_prefix' } as const;
 
+/** Candidates checked per query once the first one turned out taken (a run of numbers given by hand). */
+const PROBE_BATCH = 64;
+
 /**
  * Takes the next number of a kind's gapless sequence (`INV-0001`, …) inside the creating transaction.
  * The UPDATE locks the sequence row until that transaction ends: concurrent creations queue behind it,
  * and a creation that rolls back releases the number unused — no duplicate, no gap, on any number of
  * instances. Option `next_invoice_number` moves the invoice sequence forward (never back).
+ *
+ * A value whose number a document of the kind already bears (given by hand, imported, or made under
+ * a prefix or padding that was later set again) is passed over: that number exists, so the series
+ * keeps no hole, and no number can stop the sequence (docs/decisions.md, Numbers).
  */
 export async function takeNumber(tx: Tx, options: OptionsStore, kind: DocumentKind): Promise<string> {
   const o = await options.getMany([PREFIX_OPTION[kind], 'number_padding', 'next_invoice_number'], tx);
+  const prefix = o[PREFIX_OPTION[kind]];
   const floor = kind === 'invoice' && o.next_invoice_number ? o.next_invoice_number : 1;
+  // Takes the value optimistically; once this holds the row lock, the queries below see every number
+  // committed by the numberings that held it before.
   const rows = await tx.query<{ value: string }>(
     `update billing_sequences set next_value = greatest(next_value, $2) + 1 where kind = $1
-     returning next_value - 1 as value`, [kind, floor]);
-  return format(o[PREFIX_OPTION[kind]], o.number_padding, BigInt(rows[0]!.value));
+     returning next_value - 1 as value`,
+    [kind, floor],
+  );
+  const first = BigInt(rows[0]!.value);
+  let value = first;
+  for (let batch = 1; ; batch = PROBE_BATCH) {
+    const candidates = Array.from({ length: batch }, (_, i) => format(prefix, o.number_padding, value + BigInt(i)));
+    const taken = await tx.query<{ number: string }>('select number from billing_documents where kind = $1 and number = any($2::text[])', [
+      kind,
+      candidates,
+    ]);
+    const used = new Set(taken.map((r) => r.number));
+    const free = candidates.findIndex((c) => !used.has(c));
+    if (free >= 0) {
+      value += BigInt(free);
+      break;
+    }
+    value += BigInt(batch);
+  }
+  if (value !== first) {
+    await tx.query('update billing_sequences set next_value = $2 where kind = $1', [kind, (value + 1n).toString()]);
+  }
+  return format(prefix, o.number_padding, value);
 }
 
-/** A number given by the caller: refused when that kind already uses it. */
+/**
+ * A number given by the caller: refused when that kind already uses it. It takes the kind's sequence
+ * row lock first, as `takeNumber` does, so a claim and a creation under way never both decide that the
+ * same number is free (the loser would meet the unique key: a 500 instead of a 400, or a wedge).
+ */
 export async function claimNumber(tx: Tx, kind: DocumentKind, number: string): Promise<string> {
+  await tx.query('select 1 from billing_sequences where kind = $1 for update', [kind]);
   const taken = await tx.query('select 1 from billing_documents where kind = $1 and number = $2', [kind, number]);
   if (taken.length) throw new BillingError('billing_rest_number_taken', `The number ${number} is already used.`, { number });
   return number;

@@ -5,7 +5,7 @@ import { builderInput, isNew } from './builder-input.ts';
 import type { BillingDocument } from './document.ts';
 import { QUOTE_ARGS } from './document-schema.ts';
 import { quoteRepresentation, representationContext } from './representation.ts';
-import type { DocumentsContext } from './documents.ts';
+import type { DocumentsContext } from './index.ts';
 
 const SAVE_FIELDS: Record<string, ArgSchema> = { id: { type: 'integer', minimum: 1, description: 'The quote id' } };
 
@@ -18,7 +18,8 @@ export function quoteAjaxActions(d: DocumentsContext): AjaxAction[] {
   return [
     {
       action: 'billing_save_quote',
-      capability: (req) => (isNew(req.params) ? 'bill_create_quote' : 'bill_edit_quote'),
+      capability: { create: 'bill_create_quote', edit: 'bill_edit_quote' },
+      object: { param: 'id' },
       legacyCapability: 'manage_options',
       fields: {
         id: 'the quote to save; absent or empty to create one',
@@ -40,7 +41,9 @@ export function quoteAjaxActions(d: DocumentsContext): AjaxAction[] {
       fields: { ...answerFields, signature: 'With the e-signature addon: the signature' },
       handler: async (req) => {
         const { quote, invoice } = await d.quotes.accept(Number(req.params.quote_id), {
-          token: String(req.params.token ?? ''), signature: stringOrUndefined(req.params.signature), ip: req.ip,
+          token: String(req.params.token ?? ''),
+          signature: stringOrUndefined(req.params.signature),
+          ip: req.ip,
         });
         return { quote_id: quote.id, status: quote.status, invoice_id: invoice?.id ?? null };
       },
@@ -53,7 +56,9 @@ export function quoteAjaxActions(d: DocumentsContext): AjaxAction[] {
       fields: { ...answerFields, reason: 'Why (optional)' },
       handler: async (req) => {
         const { quote } = await d.quotes.decline(Number(req.params.quote_id), {
-          token: String(req.params.token ?? ''), reason: stringOrUndefined(req.params.reason)?.slice(0, 2000), ip: req.ip,
+          token: String(req.params.token ?? ''),
+          reason: stringOrUndefined(req.params.reason)?.slice(0, 2000),
+          ip: req.ip,
         });
         return { quote_id: quote.id, status: quote.status };
       },

@@ -1,14 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { audit, type Actor } from '../audit.ts';
+import { audit, type Actor } from '../audit/audit.ts';
 import type { Tx } from '../db/database.ts';
 import { BillingError } from '../errors.ts';
 import type { DocumentInput } from './document-schema.ts';
+import { documentInput } from './document-input.ts';
 import { DOCUMENT_COLUMNS, documentFromRow, type BillingDocument } from './document.ts';
 import { DocumentService, notFound, type CreateContext, type ServiceDeps } from './document-service.ts';
 import type { InvoiceService } from './invoice-service.ts';
 import { listDocuments, type ListQuery, type ListResult } from './list-query.ts';
 import { quoteStatus } from './representation.ts';
-import { siteDate, siteDateTime } from './site-time.ts';
+import { siteDate, siteDateTime } from '../time/site-time.ts';
 
 /** How long an Accept / Decline token of the public page stays good (contract §6). */
 export const QUOTE_TOKEN_DAYS = 7;
@@ -41,7 +42,7 @@ export class QuoteService extends DocumentService {
     const status = input.status ?? 'draft';
     return this.db.transaction(async (tx) => {
       const doc = await this.insert(tx, input, status, ctx.actor);
-      tx.afterCommit(() => this.hooks.doAction('billing_quote_created', doc.id, doc));
+      await this.hooks.fire(tx, 'billing_quote_created', doc.id, doc);
       return doc;
     });
   }
@@ -88,7 +89,8 @@ export class QuoteService extends DocumentService {
     const token = randomBytes(24).toString('base64url');
     await this.db.query(
       `insert into billing_quote_tokens (token_hash, quote_id, expires_at) values ($1, $2, now() + make_interval(days => $3))`,
-      [hash(token), quoteId, QUOTE_TOKEN_DAYS]);
+      [hash(token), quoteId, QUOTE_TOKEN_DAYS],
+    );
     return token;
   }
 
@@ -121,20 +123,29 @@ export class QuoteService extends DocumentService {
       };
       let invoice: BillingDocument | null = null;
       if (outcome === 'accepted' && onAccept !== 'none') {
-        invoice = await this.invoices.createIn(tx, toInvoiceInput(quote, onAccept === 'convert_draft' ? 'draft' : 'available'),
-          { actor: { id: null, name: 'visitor', ip: answer.ip ?? null }, source: 'quote' });
+        invoice = await this.invoices.createIn(tx, documentInput(quote, { status: onAccept === 'convert_draft' ? 'draft' : 'available' }), {
+          actor: { id: null, name: 'visitor', ip: answer.ip ?? null },
+          source: 'quote',
+        });
       }
       const rows = await tx.query(
         `update billing_documents set status = $2, ${outcome} = $3, invoice_id = $4, updated_at = now() where id = $1
-         returning ${DOCUMENT_COLUMNS}`, [quoteId, outcome, JSON.stringify(record), invoice?.id ?? null]);
+         returning ${DOCUMENT_COLUMNS}`,
+        [quoteId, outcome, JSON.stringify(record), invoice?.id ?? null],
+      );
       const updated = documentFromRow(rows[0]!);
-      await audit(tx, { id: null, name: 'visitor', ip: answer.ip ?? null }, {
-        action: `quote.${outcome === 'accepted' ? 'accept' : 'decline'}`, objectType: 'quote', objectId: quoteId,
-        details: { invoice_id: invoice?.id ?? null },
-      });
-      tx.afterCommit(() => (outcome === 'accepted'
-        ? this.hooks.doAction('billing_quote_accepted', quoteId, updated, invoice)
-        : this.hooks.doAction('billing_quote_declined', quoteId, updated)));
+      await audit(
+        tx,
+        { id: null, name: 'visitor', ip: answer.ip ?? null },
+        {
+          action: `quote.${outcome === 'accepted' ? 'accept' : 'decline'}`,
+          objectType: 'quote',
+          objectId: quoteId,
+          details: { invoice_id: invoice?.id ?? null },
+        },
+      );
+      if (outcome === 'accepted') await this.hooks.fire(tx, 'billing_quote_accepted', quoteId, updated, invoice);
+      else await this.hooks.fire(tx, 'billing_quote_declined', quoteId, updated);
       return { quote: updated, invoice };
     });
   }
@@ -147,18 +158,9 @@ export class QuoteService extends DocumentService {
     if (typeof token !== 'string' || token.length < 16 || token.length > 100) throw invalidToken();
     const rows = await tx.query(
       `update billing_quote_tokens set used_at = now()
-        where token_hash = $1 and quote_id = $2 and used_at is null and expires_at > now() returning 1`, [hash(token), quoteId]);
+        where token_hash = $1 and quote_id = $2 and used_at is null and expires_at > now() returning 1`,
+      [hash(token), quoteId],
+    );
     if (!rows.length) throw invalidToken();
   }
-}
-
-function toInvoiceInput(quote: BillingDocument, status: 'draft' | 'available'): DocumentInput {
-  return {
-    status,
-    items: quote.items.map(({ name, description, quantity, price, taxable }) => ({ name, description, quantity, price, taxable })),
-    client_id: quote.clientId ?? undefined,
-    customer_name: quote.customer.name, customer_email: quote.customer.email,
-    customer_country: quote.customer.country || undefined, customer_vat_number: quote.customer.vat,
-    title: quote.title, notes: quote.notes, terms: quote.terms, currency: quote.currency, discount: quote.discount,
-  };
 }

@@ -1,8 +1,9 @@
 import type { HookRegistry } from '../hooks/registry.ts';
 import type { OptionsStore } from '../options/options.ts';
+import { breakdownJson } from '../tax/index.ts';
 import type { BillingDocument, StoredTotals } from './document.ts';
 import { OPEN_STATUSES } from './list-query.ts';
-import { siteDate, siteDateTime } from './site-time.ts';
+import { siteDate, siteDateTime } from '../time/site-time.ts';
 
 /** Where a representation's context comes from: every module's context carries these. */
 export interface RepresentationSource {
@@ -34,15 +35,25 @@ const money = (value: string) => Number(value);
 
 function totalsJson(t: StoredTotals) {
   return {
-    subtotal: money(t.subtotal), discount: money(t.discount), tax: money(t.tax),
-    total: money(t.total), paid: money(t.paid), credited: money(t.credited), due: money(t.due),
+    subtotal: money(t.subtotal),
+    discount: money(t.discount),
+    tax: money(t.tax),
+    total: money(t.total),
+    paid: money(t.paid),
+    credited: money(t.credited),
+    due: money(t.due),
   };
 }
 
 /** Derived, never stored: past its due date (site timezone) with an amount still due. */
 export function isOverdue(doc: BillingDocument, today: string): boolean {
-  return doc.kind === 'invoice' && doc.dueDate !== null && doc.dueDate < today
-    && OPEN_STATUSES.includes(doc.status) && Number(doc.totals.due) > 0;
+  return (
+    doc.kind === 'invoice' &&
+    doc.dueDate !== null &&
+    doc.dueDate < today &&
+    OPEN_STATUSES.includes(doc.status) &&
+    Number(doc.totals.due) > 0
+  );
 }
 
 /** A quote past its expiry date shows as `expired` while it is still open. */
@@ -66,11 +77,17 @@ function common(doc: BillingDocument, ctx: RepresentationContext, route: string)
     currency: doc.currency,
     totals: totalsJson(doc.totals),
     items: doc.items.map((i) => ({
-      name: i.name, description: i.description,
-      quantity: money(i.quantity), price: money(i.price), amount: money(i.amount), taxable: i.taxable,
+      name: i.name,
+      description: i.description,
+      quantity: money(i.quantity),
+      price: money(i.price),
+      amount: money(i.amount),
+      taxable: i.taxable,
+      tax_rate: i.tax_rate === undefined ? null : money(i.tax_rate),
     })),
     discount: doc.discount ? { type: doc.discount.type, value: money(doc.discount.value) } : null,
     tax_treatment: { category: doc.tax.category, statement: doc.tax.statement },
+    tax_breakdown: breakdownJson(doc.taxBreakdown),
     notes: doc.notes,
     terms: doc.terms,
     date_created: at(doc.createdAt),

@@ -1,15 +1,18 @@
 /**
- * Every hook the core raises, with its arguments in order (contract §2). This is the one place hook
- * names are declared: `addAction('billing_invoice_craeted', …)` does not compile.
+ * Every hook the core raises, with its arguments in order (contract §2) and what a failing listener
+ * does. This is the one place hook names are declared: `addAction('billing_invoice_craeted', …)` does
+ * not compile, and the runtime refuses it too.
  *
  * A plugin that raises hooks of its own declares them twice, once for the compiler and once for the
- * runtime (hook names are checked at run time too, so a JavaScript plugin cannot tap a typo):
+ * runtime:
  *
  *   declare module '../../core/hooks/hook-map.ts' {
  *     interface ActionMap { my_plugin_thing_happened: [thingId: number] }
  *   }
- *   definePlugin({ …, hooks: { actions: ['my_plugin_thing_happened'] } })
+ *   definePlugin({ …, hooks: { actions: [{ name: 'my_plugin_thing_happened', args: ['thingId'] }] } })
  */
+import type { Tx } from '../db/database.ts';
+import type { ErrorCode } from '../errors.ts';
 import type { HookModels } from './hook-models.ts';
 
 type Invoice = HookModels['invoice'];
@@ -22,8 +25,25 @@ type Json = Record<string, unknown>;
 
 export type CreationSource = 'rest' | 'ajax' | 'cli' | 'recurring' | 'quote' | 'api';
 
+/** Why an invoice may not be issued: the error the caller gets (the first refusal wins). */
+export interface IssueRefusal {
+  code: ErrorCode;
+  message: string;
+  data?: Record<string, unknown>;
+}
+
+/**
+ * Where an invoice is being issued: created as `available`, a draft saved as `available`, or a draft
+ * about to be sent (checked before the mail leaves). `tx` is the issuing transaction (null when sending):
+ * listeners read through it, as code inside a transaction must.
+ */
+export interface IssueContext {
+  via: 'create' | 'update' | 'send';
+  tx: Tx | null;
+}
+
 /** Actions: listeners return nothing; they run after the change they report has committed. */
-export interface ActionMap {
+export interface CoreActionMap {
   billing_invoice_created: [invoiceId: number, invoice: Invoice, context: { source: CreationSource }];
   billing_invoice_updated: [invoiceId: number, invoice: Invoice];
   billing_invoice_sent: [invoiceId: number, invoice: Invoice];
@@ -46,30 +66,97 @@ export interface ActionMap {
 }
 
 /** Filters: the first argument is the value being filtered; every listener returns its new value. */
-export interface FilterMap {
+export interface CoreFilterMap {
   billing_rest_invoice: [data: Json, invoice: Invoice, request: unknown];
   billing_rest_quote: [data: Json, quote: Quote, request: unknown];
   billing_rest_client: [data: Json, client: Client, request: unknown];
   billing_model_to_array: [data: Json, model: unknown];
   billing_user_has_cap: [allcaps: Record<string, boolean>, caps: string[], args: [string, number, ...number[]], user: User];
   billing_pdf_document: [definition: Json, document: unknown];
-  billing_email: [message: { to: string; subject: string; html: string; text: string; attachments: unknown[] }, template: string, document: unknown];
+  billing_email: [
+    message: { to: string; subject: string; html: string; text: string; attachments: unknown[] },
+    template: string,
+    document: unknown,
+  ];
   billing_tax_treatment: [treatment: { category: string; statement: string; rate: string }, document: unknown];
+  /**
+   * A veto on issuing an invoice: listeners add a refusal to the list to stop it (the e-invoicing
+   * plugin's `einvoice_required`). A listener that throws is skipped like any filter's, so a listener
+   * that must fail closed catches its own errors and refuses.
+   */
+  billing_invoice_issue_refusals: [refusals: IssueRefusal[], invoice: Invoice, context: IssueContext];
 }
+
+/** Every action: the core's, and those plugins merge in (`declare module … { interface ActionMap { … } }`). */
+export interface ActionMap extends CoreActionMap {}
+/** Every filter: the core's, and those plugins merge in. */
+export interface FilterMap extends CoreFilterMap {}
 
 export type ActionName = keyof ActionMap;
 export type FilterName = keyof FilterMap;
 
-/** The same names for the runtime, which cannot read interfaces; `satisfies` keeps each one spelt as declared. */
-export const CORE_ACTIONS = Object.freeze([
-  'billing_invoice_created', 'billing_invoice_updated', 'billing_invoice_sent', 'billing_invoice_trashed',
-  'billing_invoice_restored', 'billing_invoice_status_changed', 'billing_invoice_viewed',
-  'billing_quote_created', 'billing_quote_sent', 'billing_quote_accepted', 'billing_quote_declined',
-  'billing_payment_completed', 'billing_payment_received', 'billing_payment_failed', 'billing_payment_refunded',
-  'billing_credit_note_created', 'billing_plugin_activated', 'billing_plugin_deactivated', 'billing_option_updated',
-] as const satisfies readonly ActionName[]);
+/**
+ * What happens when a listener throws.
+ * - `isolate`: it is logged with its owner's name and the others run (an action after commit cannot
+ *   undo committed work, so its listeners never fail each other or the caller).
+ * - `abort`: the call fails with `billing_hook_failed` (a 500 for a request). Filters that decide
+ *   access, money or what leaves the service fail closed: a broken `billing_user_has_cap` listener that
+ *   was removing a capability must not leave it granted, a broken `billing_rest_*` listener that was
+ *   removing a field must not let it out.
+ */
+export type HookPolicy = 'isolate' | 'abort';
 
-export const CORE_FILTERS = Object.freeze([
-  'billing_rest_invoice', 'billing_rest_quote', 'billing_rest_client', 'billing_model_to_array',
-  'billing_user_has_cap', 'billing_pdf_document', 'billing_email', 'billing_tax_treatment',
-] as const satisfies readonly FilterName[]);
+export interface HookSpec {
+  kind: 'action' | 'filter';
+  /** Argument names, in order: the hook's arity (tapable compiles its call for exactly these). */
+  args: readonly string[];
+  onError: HookPolicy;
+}
+
+/** How a plugin declares a hook it raises: a name (arity from the call, actions isolate, filters abort) or a spec. */
+export type HookDeclaration = string | { name: string; args?: readonly string[]; onError?: HookPolicy };
+
+const act = (...args: string[]): HookSpec => ({ kind: 'action', args, onError: 'isolate' });
+const fail = (...args: string[]): HookSpec => ({ kind: 'filter', args, onError: 'abort' });
+
+/** The core's hooks for the runtime, which cannot read interfaces; `satisfies` keeps each one spelt as declared. */
+export const CORE_HOOKS = Object.freeze({
+  billing_invoice_created: act('invoiceId', 'invoice', 'context'),
+  billing_invoice_updated: act('invoiceId', 'invoice'),
+  billing_invoice_sent: act('invoiceId', 'invoice'),
+  billing_invoice_trashed: act('invoiceId', 'invoice'),
+  billing_invoice_restored: act('invoiceId', 'invoice'),
+  billing_invoice_status_changed: act('invoiceId', 'invoice', 'oldStatus', 'newStatus'),
+  billing_invoice_viewed: act('invoiceId', 'invoice'),
+  billing_quote_created: act('quoteId', 'quote'),
+  billing_quote_sent: act('quoteId', 'quote'),
+  billing_quote_accepted: act('quoteId', 'quote', 'invoice'),
+  billing_quote_declined: act('quoteId', 'quote'),
+  billing_payment_completed: act('invoiceId', 'invoice', 'payment'),
+  billing_payment_received: act('invoiceId', 'invoice', 'payment'),
+  billing_payment_failed: act('invoiceId', 'invoice', 'payment'),
+  billing_payment_refunded: act('invoiceId', 'invoice', 'payment'),
+  billing_credit_note_created: act('invoiceId', 'invoice', 'creditNote'),
+  billing_plugin_activated: act('name'),
+  billing_plugin_deactivated: act('name'),
+  billing_option_updated: act('key', 'oldValue', 'newValue'),
+  // every core filter decides something that must not silently go wrong: access, money, what a
+  // representation, a PDF or a mail shows
+  billing_rest_invoice: fail('data', 'invoice', 'request'),
+  billing_rest_quote: fail('data', 'quote', 'request'),
+  billing_rest_client: fail('data', 'client', 'request'),
+  billing_model_to_array: fail('data', 'model'),
+  billing_user_has_cap: fail('allcaps', 'caps', 'args', 'user'),
+  billing_pdf_document: fail('definition', 'document'),
+  billing_email: fail('message', 'template', 'document'),
+  billing_tax_treatment: fail('treatment', 'document'),
+  billing_invoice_issue_refusals: fail('refusals', 'invoice', 'context'),
+} satisfies Record<keyof CoreActionMap | keyof CoreFilterMap, HookSpec>);
+
+type CoreHook = keyof typeof CORE_HOOKS;
+export const CORE_ACTIONS = Object.freeze(
+  Object.keys(CORE_HOOKS).filter((k) => CORE_HOOKS[k as CoreHook].kind === 'action'),
+) as readonly (keyof CoreActionMap)[];
+export const CORE_FILTERS = Object.freeze(
+  Object.keys(CORE_HOOKS).filter((k) => CORE_HOOKS[k as CoreHook].kind === 'filter'),
+) as readonly (keyof CoreFilterMap)[];

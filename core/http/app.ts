@@ -4,6 +4,7 @@ import type { Database } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import type { AjaxDispatcher } from './ajax/ajax-dispatcher.ts';
 import { ajaxErrorBody, restErrorBody } from './error-bodies.ts';
+import type { OwnedRegistry } from '../owned-registry.ts';
 import type { RestServer } from './rest/rest-server.ts';
 
 /** Request bodies above this are refused with 413 on every surface (contract §8). */
@@ -14,8 +15,8 @@ export interface AppParts {
   log: Logger;
   rest: RestServer;
   ajax: AjaxDispatcher;
-  /** Further routers mounted by core modules (admin screens, public pages), in order. */
-  routers?: express.Router[];
+  /** The units' routers (admin screens, public pages), tried in the order they were loaded. */
+  routers?: OwnedRegistry<express.Router>;
 }
 
 /**
@@ -38,22 +39,45 @@ export function createApp(parts: AppParts): Express {
   app.get('/', (_req, res) => {
     res.setHeader('Link', `<${parts.rest.baseUrl}/wp-json/>; rel="https://api.w.org/"`);
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.status(200).type('text/html; charset=UTF-8')
-      .end('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Billing</title></head>'
-        + '<body><p><a href="/wp-admin/">Billing administration</a></p></body></html>');
+    res
+      .status(200)
+      .type('text/html; charset=UTF-8')
+      .end(
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Billing</title></head>' +
+          '<body><p><a href="/wp-admin/">Billing administration</a></p></body></html>',
+      );
   });
 
-  const restBody = [
-    express.json({ limit: BODY_LIMIT, type: ['application/json', '+json'] }),
-    express.urlencoded({ limit: BODY_LIMIT, extended: false }),
-  ];
-  app.use('/wp-json', ...restBody, parts.rest.handle, bodyErrors('rest'));
+  // both surfaces take the bytes and parse them themselves: REST once it knows the route and the
+  // caller, admin-ajax once it knows the action (webhook signatures are computed over those bytes)
+  app.use('/wp-json', express.raw({ limit: BODY_LIMIT, type: () => true }), parts.rest.handle, bodyErrors('rest'));
   app.all('/wp-admin/admin-ajax.php', express.raw({ limit: BODY_LIMIT, type: () => true }), parts.ajax.handle, bodyErrors('ajax'));
-  for (const router of parts.routers ?? []) app.use(router);
+  // the routers of whatever is loaded now: a plugin's come and go without rebuilding the app
+  const routers = parts.routers;
+  if (routers) {
+    app.use((req, res, next) => {
+      const list = routers.values();
+      let i = 0;
+      const step = (err?: unknown): void => {
+        if (err) return next(err);
+        const router = list[i++];
+        if (!router) return next();
+        router(req, res, step);
+      };
+      step();
+    });
+  }
 
-  app.use((_req, res) => { res.status(404).type('text/plain').send('Not Found'); });
-  app.use(((err, _req, res, _next) => {
-    parts.log.error({ err }, 'unhandled error');
+  app.use((_req, res) => {
+    res.status(404).type('text/plain').send('Not Found');
+  });
+  app.use(((err, req, res, _next) => {
+    // a client's mistake that reached no route (a malformed escape in the path: express answers 400)
+    if (err?.status >= 400 && err?.status < 500) {
+      if (!res.headersSent) res.status(err.status).type('text/plain').send('Bad Request');
+      return;
+    }
+    parts.log.error({ err, path: req.path }, 'unhandled error');
     if (!res.headersSent) res.status(500).type('text/plain').send('Internal Server Error');
   }) as ErrorRequestHandler);
   return app;
@@ -64,15 +88,22 @@ function bodyErrors(surface: 'rest' | 'ajax'): ErrorRequestHandler {
   return (err, _req, res, next) => {
     let e: BillingError | null = null;
     if (err?.type === 'entity.too.large') {
-      e = surface === 'rest'
-        ? new BillingError('rest_payload_too_large', 'The request body is too large.')
-        : new BillingError('billing_payload_too_large', 'The request body is too large.');
+      e =
+        surface === 'rest'
+          ? new BillingError('rest_payload_too_large', 'The request body is too large.')
+          : new BillingError('billing_payload_too_large', 'The request body is too large.');
     } else if (err?.type === 'entity.parse.failed') {
-      e = surface === 'rest'
-        ? new BillingError('rest_invalid_json', 'Invalid JSON body passed.')
-        : new BillingError('billing_bad_request', 'The request body could not be read.');
+      e =
+        surface === 'rest'
+          ? new BillingError('rest_invalid_json', 'Invalid JSON body passed.')
+          : new BillingError('billing_bad_request', 'The request body could not be read.');
     } else if (err?.status >= 400 && err?.status < 500) {
-      e = new BillingError(surface === 'rest' ? 'rest_invalid_param' : 'billing_bad_request', 'The request body could not be read.', {}, err.status);
+      e = new BillingError(
+        surface === 'rest' ? 'rest_invalid_param' : 'billing_bad_request',
+        'The request body could not be read.',
+        {},
+        err.status,
+      );
     }
     if (!e) return next(err);
     const a = surface === 'rest' ? restErrorBody(e) : ajaxErrorBody(e);
@@ -86,7 +117,10 @@ function requestLog(log: Logger): RequestHandler {
   return (req, res, next) => {
     const start = process.hrtime.bigint();
     res.on('finish', () => {
-      log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - start) / 1e6 }, 'request');
+      log.info(
+        { method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - start) / 1e6 },
+        'request',
+      );
     });
     next();
   };

@@ -17,6 +17,23 @@ export interface Authenticator {
   /** AJAX: cookie only. `nonceValid` checks `_wpnonce` for action `billing_admin`. */
   ajaxUser(req: Request, nonce: string | undefined): Promise<{ user: AuthUser | null; nonceValid: boolean }>;
   can(user: AuthUser, capability: string, ...objectIds: number[]): Promise<boolean>;
+  /** Whether anything decides per object (a `billing_user_has_cap` listener): only then are object ids looked up. */
+  perObject(): boolean;
+}
+
+/**
+ * The document a route or action acts on, so its capability is checked for that object too
+ * (`userCan(user, cap, documentId)`): per-object rules such as team roles' own scope hold on every
+ * surface at once. A user who holds the capability in general but not for this object gets the
+ * answer of a document that does not exist.
+ */
+export interface ObjectRef {
+  /** The URL parameter (REST) or field (AJAX) holding the id. */
+  param: string;
+  /** Turns that id into the id of the document the check is about (a payment's invoice); null when there is none. */
+  resolve?(id: number): Promise<number | null>;
+  /** The capability to hold for that document, when it is not the route's (duplicating reads its source). */
+  capability?: string;
 }
 
 /** Who a public route sees without credentials: WordPress's user 0. */
@@ -26,4 +43,5 @@ export const NOBODY: Authenticator = {
   restUser: async () => null,
   ajaxUser: async () => ({ user: null, nonceValid: false }),
   can: async () => false,
+  perObject: () => false,
 };

@@ -4,8 +4,9 @@ import { escapeHtml, html, raw } from './html.ts';
 describe('html', () => {
   it('escapes every interpolated value, in text and attributes', () => {
     const name = `<script>alert("x")</script>&'`;
-    expect(html`<p title="${name}">${name}</p>`.value)
-      .toBe('<p title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;</p>');
+    expect(html`<p title="${name}">${name}</p>`.value).toBe(
+      '<p title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;</p>',
+    );
   });
 
   it('keeps markup made by html or raw, joins arrays, drops null and false', () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { audit, type Actor } from '../audit.ts';
+import { audit, type Actor } from '../audit/audit.ts';
 import { timestamp, type Database } from '../db/database.ts';
 import { BillingError } from '../errors.ts';
 import type { AuthUser } from '../http/auth.ts';
@@ -46,36 +46,59 @@ export class AppPasswordStore {
 
   async create(user: User, name: string, actor: Actor): Promise<NewAppPassword> {
     const clean = name.trim();
-    if (!clean || clean.length > 100) throw new BillingError('billing_invalid_argument', 'an application password needs a name of 1 to 100 characters');
+    if (!clean || clean.length > 100)
+      throw new BillingError('billing_invalid_argument', 'an application password needs a name of 1 to 100 characters');
     const password = generateAppPassword();
     const uuid = randomUUID();
     await this.db.transaction(async (tx) => {
       await tx.query('select 1 from billing_users where id = $1 for update', [user.id]);
       const taken = await tx.query('select 1 from billing_app_passwords where user_id = $1 and lower(name) = lower($2)', [user.id, clean]);
       if (taken.length) throw new BillingError('billing_conflict', `${user.login} already has an application password named "${clean}"`);
-      await tx.query('insert into billing_app_passwords (uuid, user_id, name, password_hash) values ($1, $2, $3, $4)',
-        [uuid, user.id, clean, this.hash(password)]);
-      await audit(tx, actor, { action: 'app_password.create', objectType: 'user', objectId: user.id, details: { login: user.login, uuid, name: clean } });
+      await tx.query('insert into billing_app_passwords (uuid, user_id, name, password_hash) values ($1, $2, $3, $4)', [
+        uuid,
+        user.id,
+        clean,
+        this.hash(password),
+      ]);
+      await audit(tx, actor, {
+        action: 'app_password.create',
+        objectType: 'user',
+        objectId: user.id,
+        details: { login: user.login, uuid, name: clean },
+      });
     });
     return { uuid, name: clean, password: formatAppPassword(password) };
   }
 
   async list(user: User): Promise<AppPasswordInfo[]> {
     const rows = await this.db.query<{ uuid: string; name: string; created: string; last_used: string | null; last_ip: string | null }>(
-      'select uuid, name, created, last_used, last_ip from billing_app_passwords where user_id = $1 order by created, name', [user.id]);
+      'select uuid, name, created, last_used, last_ip from billing_app_passwords where user_id = $1 order by created, name',
+      [user.id],
+    );
     return rows.map((r) => ({
-      uuid: r.uuid, name: r.name, created: timestamp(r.created)!.toISOString(),
-      last_used: r.last_used ? timestamp(r.last_used)!.toISOString() : null, last_ip: r.last_ip,
+      uuid: r.uuid,
+      name: r.name,
+      created: timestamp(r.created)!.toISOString(),
+      last_used: r.last_used ? timestamp(r.last_used)!.toISOString() : null,
+      last_ip: r.last_ip,
     }));
   }
 
   async revoke(user: User, uuid: string, actor: Actor): Promise<void> {
     await this.db.transaction(async (tx) => {
       const rows = /^[0-9a-f-]{36}$/i.test(uuid)
-        ? await tx.query<{ name: string }>('delete from billing_app_passwords where user_id = $1 and uuid = $2 returning name', [user.id, uuid])
+        ? await tx.query<{ name: string }>('delete from billing_app_passwords where user_id = $1 and uuid = $2 returning name', [
+            user.id,
+            uuid,
+          ])
         : [];
       if (!rows.length) throw new BillingError('billing_unknown_app_password', `${user.login} has no application password ${uuid}`);
-      await audit(tx, actor, { action: 'app_password.revoke', objectType: 'user', objectId: user.id, details: { login: user.login, uuid, name: rows[0]!.name } });
+      await audit(tx, actor, {
+        action: 'app_password.revoke',
+        objectType: 'user',
+        objectId: user.id,
+        details: { login: user.login, uuid, name: rows[0]!.name },
+      });
     });
   }
 
@@ -87,10 +110,20 @@ export class AppPasswordStore {
     const plain = normalizeAppPassword(password);
     const hash = this.hash(plain);
     if (plain.length !== APP_PASSWORD_LENGTH) return null;
-    const rows = await this.db.query<{ uuid: string; password_hash: string; last_used: string | null; id: number; login: string; email: string; role: string }>(
+    const rows = await this.db.query<{
+      uuid: string;
+      password_hash: string;
+      last_used: string | null;
+      id: number;
+      login: string;
+      email: string;
+      role: string;
+    }>(
       `select a.uuid, a.password_hash, a.last_used, u.id, u.login, u.email, u.role
          from billing_app_passwords a join billing_users u on u.id = a.user_id
-        where a.password_hash = $1`, [hash]);
+        where a.password_hash = $1`,
+      [hash],
+    );
     const row = rows[0];
     if (!row || !safeEqual(row.password_hash, hash)) return null;
     const wanted = name.toLowerCase();
@@ -100,7 +133,9 @@ export class AppPasswordStore {
     if (!last || Date.now() - last.getTime() >= DAY_MS) {
       await this.db.query(
         `update billing_app_passwords set last_used = now(), last_ip = $2
-          where uuid = $1 and (last_used is null or last_used <= now() - interval '1 day')`, [row.uuid, ip || null]);
+          where uuid = $1 and (last_used is null or last_used <= now() - interval '1 day')`,
+        [row.uuid, ip || null],
+      );
     }
     return { id: row.id, login: row.login, roles: [row.role] };
   }

@@ -44,6 +44,10 @@ export class IdentityAuthenticator implements Authenticator {
   can(user: AuthUser, capability: string, ...objectIds: number[]): Promise<boolean> {
     return this.identity.userCan(user, capability, ...objectIds);
   }
+
+  perObject(): boolean {
+    return this.identity.decidesPerObject();
+  }
 }
 
 function parseBasic(header: string): { name: string; password: string } | null {

@@ -3,11 +3,24 @@
  * (`definePlugin({ capabilities, roles, grants })`); `RoleRegistry` merges both.
  */
 export const BILL_CAPABILITIES = [
-  'bill_view_invoices', 'bill_create_invoice', 'bill_edit_invoice', 'bill_delete_invoice', 'bill_send_invoice',
-  'bill_view_quotes', 'bill_create_quote', 'bill_edit_quote', 'bill_delete_quote', 'bill_send_quote',
-  'bill_view_clients', 'bill_edit_clients',
-  'bill_view_payments', 'bill_record_payment', 'bill_refund_payment',
-  'bill_view_reports', 'bill_view_audit_log', 'bill_manage_settings',
+  'bill_view_invoices',
+  'bill_create_invoice',
+  'bill_edit_invoice',
+  'bill_delete_invoice',
+  'bill_send_invoice',
+  'bill_view_quotes',
+  'bill_create_quote',
+  'bill_edit_quote',
+  'bill_delete_quote',
+  'bill_send_quote',
+  'bill_view_clients',
+  'bill_edit_clients',
+  'bill_view_payments',
+  'bill_record_payment',
+  'bill_refund_payment',
+  'bill_view_reports',
+  'bill_view_audit_log',
+  'bill_manage_settings',
 ] as const;
 
 /** The host platform's capabilities that matter to the service. */

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Request } from 'express';
-import { audit, SYSTEM, type Actor } from '../audit.ts';
+import { audit, SYSTEM, type Actor } from '../audit/audit.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import type { Authenticator, AuthUser } from '../http/auth.ts';
 import type { Logger } from '../log.ts';
-import type { ContributionSink } from '../plugins/plugin-manager.ts';
+import type { ContributionSink } from '../plugins/contributions.ts';
 import { AppPasswordStore } from './app-passwords.ts';
 import { IdentityAuthenticator } from './authenticator.ts';
 import { ADMINISTRATOR } from './capabilities.ts';
@@ -15,7 +15,8 @@ import { createNonce, verifyNonce } from './nonces.ts';
 export { NONCE_ADMIN, NONCE_LOGOUT, NONCE_REST } from './nonces.ts';
 import { verifyPassword } from './passwords.ts';
 import { RoleRegistry } from './role-registry.ts';
-import { deriveKey, loadSecret } from './secret.ts';
+import { safeEqual } from './safe-equal.ts';
+import { deriveKey, keyedHash, loadSecret } from './secret.ts';
 import { SESSION_COOKIE, SessionStore, type SessionStart } from './sessions.ts';
 import { UserStore, type User } from './users.ts';
 
@@ -51,7 +52,7 @@ export class Identity {
   private readonly hooks: HookRegistry;
   private readonly config: Config;
   private readonly log: Logger;
-  private keys: { nonce: Buffer; session: Buffer; appPassword: Buffer } | null = null;
+  private keys: { nonce: Buffer; session: Buffer; appPassword: Buffer; link: Buffer } | null = null;
   /** The session token a cookie-authenticated user came with, for the nonces made for them. */
   private readonly tokens = new WeakMap<AuthUser, string>();
 
@@ -70,12 +71,29 @@ export class Identity {
   /** Loads (or, the first time, makes) the secret. Must run before any request. */
   async init(): Promise<void> {
     const secret = await loadSecret(this.db, this.config.secretKey);
-    this.keys = { nonce: deriveKey(secret, 'nonce'), session: deriveKey(secret, 'session'), appPassword: deriveKey(secret, 'app-password') };
+    this.keys = {
+      nonce: deriveKey(secret, 'nonce'),
+      session: deriveKey(secret, 'session'),
+      appPassword: deriveKey(secret, 'app-password'),
+      link: deriveKey(secret, 'link'),
+    };
   }
 
-  private key(which: 'nonce' | 'session' | 'appPassword'): Buffer {
+  private key(which: 'nonce' | 'session' | 'appPassword' | 'link'): Buffer {
     if (!this.keys) throw new Error('the identity module is used before init()');
     return this.keys[which];
+  }
+
+  /**
+   * A signature for a link the service hands out without an access key (the page a gateway sends the
+   * customer back to): `purpose` and `value` are both covered, so it opens that one page and no other.
+   */
+  signLink(purpose: string, value: string): string {
+    return keyedHash(this.key('link'), `${purpose}:${value}`).slice(0, 32);
+  }
+
+  checkLink(purpose: string, value: string, signature: unknown): boolean {
+    return typeof signature === 'string' && signature.length === 32 && safeEqual(this.signLink(purpose, value), signature);
   }
 
   /**
@@ -90,9 +108,17 @@ export class Identity {
     if (!this.hooks.hasFilter('billing_user_has_cap')) return isAdmin || held[capability] === true;
     const allcaps: Record<string, boolean> = { ...held };
     if (isAdmin) allcaps[capability] = true;
-    const filtered = await this.hooks.applyFilters('billing_user_has_cap', allcaps, [capability], [capability, user.id, ...objectIds],
-      { id: user.id, login: user.login, roles: [...user.roles] });
+    const who = { id: user.id, login: user.login, roles: [...user.roles] };
+    // the filter fails closed: a listener that throws (it may have been removing this capability) denies
+    const filtered = await this.hooks
+      .applyFilters('billing_user_has_cap', allcaps, [capability], [capability, user.id, ...objectIds], who)
+      .catch(() => null);
     return Boolean(filtered?.[capability]);
+  }
+
+  /** Whether a `billing_user_has_cap` listener may decide per object (else object ids change nothing). */
+  decidesPerObject(): boolean {
+    return this.hooks.hasFilter('billing_user_has_cap') !== false;
   }
 
   private merged(roles: string[]): Record<string, boolean> {
@@ -122,7 +148,11 @@ export class Identity {
    * Checks `name` (login or e-mail) and password, then starts a session. The previous session of the
    * browser, if any, ends: a sign-in always gets a new token (no session fixation).
    */
-  async signIn(name: string, password: string, opts: { remember: boolean; ip: string | null; userAgent: string | null; previousToken?: string }): Promise<{ user: User; session: SessionStart } | null> {
+  async signIn(
+    name: string,
+    password: string,
+    opts: { remember: boolean; ip: string | null; userAgent: string | null; previousToken?: string },
+  ): Promise<{ user: User; session: SessionStart } | null> {
     const found = name ? await this.users.forSignIn(name.slice(0, 254)) : null;
     const ok = await verifyPassword(password, found?.password_hash);
     if (!found || !ok) return null;
@@ -130,7 +160,11 @@ export class Identity {
     const session = await this.db.transaction(async (tx) => {
       await this.sessions.end(tx, opts.previousToken);
       const s = await this.sessions.start(tx, user.id, opts.remember, opts.ip, opts.userAgent);
-      await audit(tx, { id: user.id, name: user.login, ip: opts.ip }, { action: 'user.login', objectType: 'user', objectId: user.id, details: { remember: opts.remember } });
+      await audit(
+        tx,
+        { id: user.id, name: user.login, ip: opts.ip },
+        { action: 'user.login', objectType: 'user', objectId: user.id, details: { remember: opts.remember } },
+      );
       return s;
     });
     return { user, session };
@@ -141,7 +175,11 @@ export class Identity {
       const userId = await this.sessions.end(tx, token);
       if (userId === null) return;
       const rows = await tx.query<{ login: string }>('select login from billing_users where id = $1', [userId]);
-      await audit(tx, { id: userId, name: rows[0]?.login ?? String(userId), ip }, { action: 'user.logout', objectType: 'user', objectId: userId });
+      await audit(
+        tx,
+        { id: userId, name: rows[0]?.login ?? String(userId), ip },
+        { action: 'user.logout', objectType: 'user', objectId: userId },
+      );
     });
   }
 
@@ -185,29 +223,53 @@ export class Identity {
       await tx.query(`select pg_advisory_xact_lock(hashtext('billing_first_admin'))`);
       const rows = await tx.query<{ n: number }>('select count(*)::int as n from billing_users');
       if (rows[0]!.n > 0) return null;
-      return this.users.create({ login: 'admin', email: `admin@${host}`, role: ADMINISTRATOR, password, display_name: 'Administrator' }, SYSTEM, tx);
+      return this.users.create(
+        { login: 'admin', email: `admin@${host}`, role: ADMINISTRATOR, password, display_name: 'Administrator' },
+        SYSTEM,
+        tx,
+      );
     });
     if (!user) return null;
     const app = await this.appPasswords.create(user, 'first start', SYSTEM);
     this.log.info({ login: user.login }, 'created the first administrator');
-    announce([
-      '',
-      '======================================================================',
-      ` Created the administrator "${user.login}" (shown once, keep it safe)`,
-      ` Password:             ${given ? '(from BILLING_ADMIN_PASSWORD)' : password}`,
-      ` Application password: ${app.password}`,
-      ` Sign in at ${this.config.baseUrl}/wp-login.php`,
-      '======================================================================',
-      '',
-    ].join('\n'));
+    announce(
+      [
+        '',
+        '======================================================================',
+        ` Created the administrator "${user.login}" (shown once, keep it safe)`,
+        ` Password:             ${given ? '(from BILLING_ADMIN_PASSWORD)' : password}`,
+        ` Application password: ${app.password}`,
+        ` Sign in at ${this.config.baseUrl}/wp-login.php`,
+        '======================================================================',
+        '',
+      ].join('\n'),
+    );
     return { login: user.login, password: given ? null : password, appPassword: app.password };
   }
 
-  /** Takes the roles and capabilities plugins declare (the plugin manager's sink). */
+  /**
+   * Takes the roles and capabilities units declare, and checks that every capability their routes,
+   * actions and screens ask for exists (the core's, theirs, or a loaded plugin's): a typo in a
+   * capability would otherwise make a route that only administrators can reach, silently.
+   */
   sink(): ContributionSink {
     return {
-      load: (def) => this.roles.add(def.name, { capabilities: def.capabilities, roles: def.roles, grants: def.grants }),
-      unload: (name) => this.roles.removeOwner(name),
+      name: 'roles',
+      load: (r) => {
+        this.roles.add(r.owner, { capabilities: r.capabilities, roles: r.roles, grants: r.grants });
+        const asked = [
+          ...r.rest.map((x) => x.capability),
+          ...r.ajax.flatMap((x) =>
+            typeof x.capability === 'object' && x.capability ? [x.capability.create, x.capability.edit] : [x.capability],
+          ),
+          ...r.ajax.map((x) => x.legacyCapability),
+          ...r.screens.map((x) => x.capability),
+        ];
+        const known = new Set(this.roles.allCapabilities());
+        const unknown = [...new Set(asked.filter((c): c is string => typeof c === 'string' && !known.has(c)))];
+        if (unknown.length) throw new Error(`${r.owner} asks for capabilities nobody declares: ${unknown.join(', ')}`);
+      },
+      unload: (owner) => this.roles.removeOwner(owner),
     };
   }
 

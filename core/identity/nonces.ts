@@ -28,7 +28,14 @@ export function createNonce(key: Buffer, action: string, userId: number, token: 
 }
 
 /** 1 when made in the current tick, 2 when made in the previous one, 0 when not valid (as wp_verify_nonce). */
-export function verifyNonce(key: Buffer, nonce: string | undefined | null, action: string, userId: number, token: string, now = Date.now()): 0 | 1 | 2 {
+export function verifyNonce(
+  key: Buffer,
+  nonce: string | undefined | null,
+  action: string,
+  userId: number,
+  token: string,
+  now = Date.now(),
+): 0 | 1 | 2 {
   if (typeof nonce !== 'string' || nonce.length !== 10) return 0;
   const tick = nonceTick(now);
   // both are always computed and compared, so the answer takes the same time whichever matched

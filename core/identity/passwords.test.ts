@@ -15,14 +15,21 @@ describe('sign-in passwords', () => {
   it('answer false, after the same work, when there is no hash to check against', async () => {
     expect(await verifyPassword('anything', null)).toBe(false);
     expect(await verifyPassword('anything', 'not a hash')).toBe(false);
-    const t0 = performance.now();
-    await verifyPassword('anything', null);
-    const miss = performance.now() - t0;
     const h = await hashPassword('x');
-    const t1 = performance.now();
-    await verifyPassword('anything', h);
-    const hit = performance.now() - t1;
-    // the same scrypt work either way (a loose bound: timing on a shared machine is noisy)
-    expect(miss).toBeGreaterThan(hit / 4);
+    const time = async (stored: string | null) => {
+      const t0 = performance.now();
+      await verifyPassword('anything', stored);
+      return performance.now() - t0;
+    };
+    // the same scrypt work either way. One timing of each is noise on a shared machine (another test
+    // file's worker may hold the other core during one of them): the fastest of several interleaved
+    // runs is what the work itself costs. A miss without the work would take well under a millisecond.
+    const misses: number[] = [];
+    const hits: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      misses.push(await time(null));
+      hits.push(await time(h));
+    }
+    expect(Math.min(...misses)).toBeGreaterThan(Math.min(...hits) / 4);
   });
 });

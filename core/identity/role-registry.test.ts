@@ -7,17 +7,31 @@ const caps = (r: RoleRegistry, role: string) => Object.keys(r.capabilitiesOf(rol
 describe('roles', () => {
   it('ship WordPress roles and the billing roles of contract §3', () => {
     const r = new RoleRegistry();
-    expect(caps(r, 'administrator')).toEqual(expect.arrayContaining([...BILL_CAPABILITIES, 'manage_options', 'edit_posts', 'read', 'list_users']));
+    expect(caps(r, 'administrator')).toEqual(
+      expect.arrayContaining([...BILL_CAPABILITIES, 'manage_options', 'edit_posts', 'read', 'list_users']),
+    );
     expect(caps(r, 'editor')).toEqual(['edit_posts', 'read']);
     expect(caps(r, 'subscriber')).toEqual(['read']);
     expect(caps(r, 'billing_client')).toEqual(['read']);
-    expect(caps(r, 'billing_viewer')).toEqual(['bill_view_audit_log', 'bill_view_clients', 'bill_view_invoices', 'bill_view_payments', 'bill_view_quotes', 'bill_view_reports', 'read']);
+    expect(caps(r, 'billing_viewer')).toEqual([
+      'bill_view_audit_log',
+      'bill_view_clients',
+      'bill_view_invoices',
+      'bill_view_payments',
+      'bill_view_quotes',
+      'bill_view_reports',
+      'read',
+    ]);
     expect(caps(r, 'nobody_knows')).toEqual([]);
   });
 
-  it('take plugins\' capabilities, roles and grants, and give them back', () => {
+  it("take plugins' capabilities, roles and grants, and give them back", () => {
     const r = new RoleRegistry();
-    r.add('team', { capabilities: ['team_manage'], roles: [{ name: 'accountant', label: 'Accountant', capabilities: ['read', 'bill_view_invoices'] }], grants: { editor: ['bill_view_invoices'] } });
+    r.add('team', {
+      capabilities: ['team_manage'],
+      roles: [{ name: 'accountant', label: 'Accountant', capabilities: ['read', 'bill_view_invoices'] }],
+      grants: { editor: ['bill_view_invoices'] },
+    });
     expect(r.capabilitiesOf('administrator').team_manage).toBe(true);
     expect(caps(r, 'accountant')).toEqual(['bill_view_invoices', 'read']);
     expect(caps(r, 'editor')).toEqual(['bill_view_invoices', 'edit_posts', 'read']);

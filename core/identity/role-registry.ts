@@ -1,5 +1,8 @@
 import { ADMINISTRATOR, CAPABILITY_NAME, CORE_CAPABILITIES, CORE_ROLES, type RoleDefinition } from './capabilities.ts';
 
+/** A role as a unit declares it: name, label, capabilities. */
+export type RoleDeclaration = RoleDefinition;
+
 /** What a plugin declares about roles (the matching fields of `definePlugin`). */
 export interface RoleContribution {
   capabilities?: readonly string[];
@@ -75,7 +78,12 @@ export class RoleRegistry {
   }
 
   list(): RoleInfo[] {
-    return [...this.roles].map(([name, r]) => ({ name, label: r.label, owner: r.owner, capabilities: Object.keys(this.capabilitiesOf(name)) }));
+    return [...this.roles].map(([name, r]) => ({
+      name,
+      label: r.label,
+      owner: r.owner,
+      capabilities: Object.keys(this.capabilitiesOf(name)),
+    }));
   }
 
   /**
@@ -88,9 +96,14 @@ export class RoleRegistry {
     const r = this.roles.get(role);
     const out: Record<string, boolean> = {};
     if (r) {
-      const granted = role === ADMINISTRATOR
-        ? [...this.capabilities.keys(), ...[...this.roles.values()].flatMap((x) => x.capabilities), ...this.grants.flatMap((g) => g.capabilities)]
-        : [...r.capabilities, ...this.grants.filter((g) => g.role === role).flatMap((g) => g.capabilities)];
+      const granted =
+        role === ADMINISTRATOR
+          ? [
+              ...this.capabilities.keys(),
+              ...[...this.roles.values()].flatMap((x) => x.capabilities),
+              ...this.grants.flatMap((g) => g.capabilities),
+            ]
+          : [...r.capabilities, ...this.grants.filter((g) => g.role === role).flatMap((g) => g.capabilities)];
       for (const c of granted) out[c] = true;
     }
     caps = Object.freeze(out);

@@ -40,8 +40,13 @@ export class SessionStore {
     const expiresAt = new Date(Date.now() + seconds * 1000);
     // a sign-in is also when the user's own expired sessions are swept
     await tx.query('delete from billing_sessions where user_id = $1 and expires_at <= now()', [userId]);
-    await tx.query('insert into billing_sessions (token_hash, user_id, expires_at, ip, user_agent) values ($1, $2, $3, $4, $5)',
-      [this.hash(token), userId, expiresAt.toISOString(), ip, userAgent?.slice(0, 500) ?? null]);
+    await tx.query('insert into billing_sessions (token_hash, user_id, expires_at, ip, user_agent) values ($1, $2, $3, $4, $5)', [
+      this.hash(token),
+      userId,
+      expiresAt.toISOString(),
+      ip,
+      userAgent?.slice(0, 500) ?? null,
+    ]);
     return { token, maxAge: remember ? seconds : undefined, expiresAt };
   }
 
@@ -51,7 +56,9 @@ export class SessionStore {
     const hash = this.hash(token);
     const rows = await this.db.query<{ token_hash: string; id: number; login: string; role: string }>(
       `select s.token_hash, u.id, u.login, u.role from billing_sessions s join billing_users u on u.id = s.user_id
-        where s.token_hash = $1 and s.expires_at > now()`, [hash]);
+        where s.token_hash = $1 and s.expires_at > now()`,
+      [hash],
+    );
     const row = rows[0];
     if (!row || !safeEqual(row.token_hash, hash)) return null;
     return { id: row.id, login: row.login, roles: [row.role] };
@@ -59,7 +66,9 @@ export class SessionStore {
 
   async end(tx: Tx | Database, token: string | undefined): Promise<number | null> {
     if (!token || !TOKEN.test(token)) return null;
-    const rows = await tx.query<{ user_id: number }>('delete from billing_sessions where token_hash = $1 returning user_id', [this.hash(token)]);
+    const rows = await tx.query<{ user_id: number }>('delete from billing_sessions where token_hash = $1 returning user_id', [
+      this.hash(token),
+    ]);
     return rows[0]?.user_id ?? null;
   }
 }

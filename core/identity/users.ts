@@ -1,4 +1,4 @@
-import { audit, type Actor } from '../audit.ts';
+import { audit, type Actor } from '../audit/audit.ts';
 import { timestamp, type Database, type Tx } from '../db/database.ts';
 import { BillingError } from '../errors.ts';
 import { describeErrors, validator } from '../validation/ajv.ts';
@@ -7,6 +7,9 @@ import { hashPassword } from './passwords.ts';
 import type { RoleRegistry } from './role-registry.ts';
 
 /** A user of the host platform (contract §3). A client is a user with role `billing_client`. */
+/** User ids are `serial` (int4): nothing above this names a user. */
+export const USER_ID_MAX = 2_147_483_647;
+
 export interface User {
   id: number;
   login: string;
@@ -46,7 +49,12 @@ const PROFILE = {
 const NEW_USER = {
   type: 'object',
   required: ['login', 'email'],
-  properties: { login: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,60}$' }, role: { type: 'string' }, password: { type: 'string', minLength: 1, maxLength: 4096 }, ...PROFILE },
+  properties: {
+    login: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,60}$' },
+    role: { type: 'string' },
+    password: { type: 'string', minLength: 1, maxLength: 4096 },
+    ...PROFILE,
+  },
   additionalProperties: false,
 };
 const CHANGES = { type: 'object', properties: PROFILE, additionalProperties: false };
@@ -54,14 +62,30 @@ const CHANGES = { type: 'object', properties: PROFILE, additionalProperties: fal
 const COLUMNS = 'id, login, email, display_name, role, company, country, vat, address, created_at';
 
 export interface UserRow {
-  id: number; login: string; email: string; display_name: string; role: string;
-  company: string; country: string; vat: string; address: string; created_at: string;
+  id: number;
+  login: string;
+  email: string;
+  display_name: string;
+  role: string;
+  company: string;
+  country: string;
+  vat: string;
+  address: string;
+  created_at: string;
 }
 
 export function toUser(r: UserRow): User {
   return {
-    id: r.id, login: r.login, email: r.email, display_name: r.display_name, role: r.role,
-    company: r.company, country: r.country, vat: r.vat, address: r.address, created: timestamp(r.created_at)!,
+    id: r.id,
+    login: r.login,
+    email: r.email,
+    display_name: r.display_name,
+    role: r.role,
+    company: r.company,
+    country: r.country,
+    vat: r.vat,
+    address: r.address,
+    created: timestamp(r.created_at)!,
   };
 }
 
@@ -85,7 +109,9 @@ export class UserStore {
     const hash = input.password === undefined ? null : await hashPassword(input.password);
     const work = async (t: Tx) => {
       const clash = await t.query<{ login: string; email: string }>(
-        'select login, email from billing_users where lower(login) = lower($1) or lower(email) = lower($2)', [input.login, input.email]);
+        'select login, email from billing_users where lower(login) = lower($1) or lower(email) = lower($2)',
+        [input.login, input.email],
+      );
       if (clash.length) {
         const what = clash.some((c) => c.login.toLowerCase() === input.login.toLowerCase()) ? 'login' : 'e-mail address';
         throw new BillingError('billing_conflict', `a user with that ${what} already exists`);
@@ -93,11 +119,23 @@ export class UserStore {
       const [row] = await t.query<UserRow>(
         `insert into billing_users (login, email, display_name, password_hash, role, company, country, vat, address)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning ${COLUMNS}`,
-        [input.login, input.email, input.display_name ?? input.login, hash, role,
-          input.company ?? '', input.country ?? '', input.vat ?? '', input.address ?? '']);
+        [
+          input.login,
+          input.email,
+          input.display_name ?? input.login,
+          hash,
+          role,
+          input.company ?? '',
+          input.country ?? '',
+          input.vat ?? '',
+          input.address ?? '',
+        ],
+      );
       const user = toUser(row!);
       await audit(t, actor, {
-        action: 'user.create', objectType: 'user', objectId: user.id,
+        action: 'user.create',
+        objectType: 'user',
+        objectId: user.id,
         details: { login: user.login, email: user.email, role, password_set: hash !== null },
       });
       return user;
@@ -126,7 +164,9 @@ export class UserStore {
   async forSignIn(name: string): Promise<(User & { password_hash: string | null }) | null> {
     const rows = await this.db.query<UserRow & { password_hash: string | null }>(
       `select ${COLUMNS}, password_hash from billing_users where lower(login) = lower($1) or lower(email) = lower($1)
-       order by (lower(login) = lower($1)) desc limit 1`, [name]);
+       order by (lower(login) = lower($1)) desc limit 1`,
+      [name],
+    );
     return rows[0] ? { ...toUser(rows[0]), password_hash: rows[0].password_hash } : null;
   }
 
@@ -149,7 +189,12 @@ export class UserStore {
       if (user.role === role) return user;
       if (user.role === ADMINISTRATOR) await this.keepOneAdministrator(tx, user.id);
       await tx.query('update billing_users set role = $2, updated_at = now() where id = $1', [user.id, role]);
-      await audit(tx, actor, { action: 'user.set_role', objectType: 'user', objectId: user.id, details: { login: user.login, old: user.role, new: role } });
+      await audit(tx, actor, {
+        action: 'user.set_role',
+        objectType: 'user',
+        objectId: user.id,
+        details: { login: user.login, old: user.role, new: role },
+      });
       return { ...user, role };
     });
   }
@@ -176,10 +221,17 @@ export class UserStore {
         if (clash.length) throw new BillingError('billing_conflict', 'a user with that e-mail address already exists');
       }
       const sets = fields.map(([k], i) => `${k} = $${i + 2}`).join(', ');
-      const [row] = await tx.query<UserRow>(`update billing_users set ${sets}, updated_at = now() where id = $1 returning ${COLUMNS}`,
-        [user.id, ...fields.map(([, v]) => v)]);
+      const [row] = await tx.query<UserRow>(`update billing_users set ${sets}, updated_at = now() where id = $1 returning ${COLUMNS}`, [
+        user.id,
+        ...fields.map(([, v]) => v),
+      ]);
       const old = Object.fromEntries(fields.map(([k]) => [k, (user as unknown as Record<string, unknown>)[k]]));
-      await audit(tx, actor, { action: 'user.update', objectType: 'user', objectId: user.id, details: { login: user.login, old, new: Object.fromEntries(fields) } });
+      await audit(tx, actor, {
+        action: 'user.update',
+        objectType: 'user',
+        objectId: user.id,
+        details: { login: user.login, old, new: Object.fromEntries(fields) },
+      });
       return toUser(row!);
     });
   }
@@ -190,14 +242,25 @@ export class UserStore {
       const user = await this.lockByLogin(tx, login);
       if (user.role === ADMINISTRATOR) await this.keepOneAdministrator(tx, user.id);
       await tx.query('delete from billing_users where id = $1', [user.id]);
-      await audit(tx, actor, { action: 'user.delete', objectType: 'user', objectId: user.id, details: { login: user.login, email: user.email, role: user.role } });
+      await audit(tx, actor, {
+        action: 'user.delete',
+        objectType: 'user',
+        objectId: user.id,
+        details: { login: user.login, email: user.email, role: user.role },
+      });
       return user;
     });
   }
 
   private requireRole(role: string): void {
     if (!this.roles.has(role)) {
-      throw new BillingError('billing_invalid_argument', `unknown role ${role}; roles: ${this.roles.list().map((r) => r.name).join(', ')}`);
+      throw new BillingError(
+        'billing_invalid_argument',
+        `unknown role ${role}; roles: ${this.roles
+          .list()
+          .map((r) => r.name)
+          .join(', ')}`,
+      );
     }
   }
 
@@ -210,7 +273,10 @@ export class UserStore {
   /** Serialised by a transaction lock so two concurrent demotions cannot both pass. */
   private async keepOneAdministrator(tx: Tx, leaving: number): Promise<void> {
     await tx.query(`select pg_advisory_xact_lock(hashtext('billing_administrators'))`);
-    const rows = await tx.query<{ n: number }>('select count(*)::int as n from billing_users where role = $1 and id <> $2', [ADMINISTRATOR, leaving]);
+    const rows = await tx.query<{ n: number }>('select count(*)::int as n from billing_users where role = $1 and id <> $2', [
+      ADMINISTRATOR,
+      leaving,
+    ]);
     if (rows[0]!.n === 0) throw new BillingError('billing_conflict', 'the last administrator cannot be removed or demoted');
   }
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { CronExpressionParser } from 'cron-parser';
-import cron, { type ScheduledTask } from 'node-cron';
 import { timestamp, type Database } from '../db/database.ts';
 import { BillingError } from '../errors.ts';
 import type { Logger } from '../log.ts';
@@ -39,14 +38,23 @@ export interface RunOutcome {
   error?: string;
 }
 
+/** 5 fields, or 6 with seconds first. */
 export function validCron(expression: string): boolean {
+  const fields = expression.trim().split(/\s+/).length;
+  if (fields !== 5 && fields !== 6) return false;
   try {
     CronExpressionParser.parse(expression, { tz: 'UTC', strict: false });
-    return cron.validate(expression);
+    return true;
   } catch {
     return false;
   }
 }
+
+/**
+ * The longest a timer waits before looking at the clock again: setTimeout cannot wait beyond 2^31 ms
+ * (a monthly or yearly schedule), and a wall clock set back is noticed within this time.
+ */
+const MAX_WAIT_MS = 60 * 60 * 1000;
 
 function dueTimes(schedule: string, at: Date) {
   return CronExpressionParser.parse(schedule, { tz: 'UTC', currentDate: at });
@@ -62,7 +70,9 @@ function dueTimes(schedule: string, at: Date) {
  */
 export class JobScheduler {
   readonly jobs = new OwnedRegistry<JobDefinition>('job');
-  private readonly tasks = new Map<string, ScheduledTask>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Hooks with a scheduled run under way on this instance: a due time that comes meanwhile is skipped. */
+  private readonly running = new Set<string>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly db: Database;
   private readonly log: Logger;
@@ -83,8 +93,8 @@ export class JobScheduler {
 
   removeOwner(owner: string): void {
     for (const hook of this.jobs.removeOwner(owner)) {
-      void this.tasks.get(hook)?.destroy();
-      this.tasks.delete(hook);
+      clearTimeout(this.timers.get(hook));
+      this.timers.delete(hook);
     }
   }
 
@@ -96,8 +106,8 @@ export class JobScheduler {
   /** Stops scheduling and waits for runs under way to finish. */
   async stop(): Promise<void> {
     this.started = false;
-    for (const task of this.tasks.values()) await task.destroy();
-    this.tasks.clear();
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
     await Promise.allSettled([...this.inFlight]);
   }
 
@@ -112,10 +122,12 @@ export class JobScheduler {
     const rows = await this.db.query<{ hook: string; started_at: string; status: string }>(
       `select distinct on (hook) hook, started_at, status
          from billing_job_runs where hook = any($1) order by hook, started_at desc`,
-      [this.jobs.values().map((j) => j.hook)]);
+      [this.jobs.values().map((j) => j.hook)],
+    );
     const last = new Map(rows.map((r) => [r.hook, r]));
     const now = new Date();
-    return this.jobs.entriesWithOwner()
+    return this.jobs
+      .entriesWithOwner()
       .sort((a, b) => a.key.localeCompare(b.key))
       .map(({ owner, item: job }) => ({
         hook: job.hook,
@@ -127,21 +139,48 @@ export class JobScheduler {
       }));
   }
 
+  /** Starts the job's timer and catches it up (see `catchUp`). */
   private schedule(job: JobDefinition): void {
-    const task = cron.schedule(job.schedule, () => {
-      // The due time is computed, not read from the clock, so that every instance names the same one.
-      const dueAt = dueTimes(job.schedule, new Date(Date.now() + 500)).prev().toDate();
-      void this.runOnce(job, dueAt, 'scheduled');
-    }, { timezone: 'Etc/UTC', name: job.hook, noOverlap: true });
-    this.tasks.set(job.hook, task);
+    this.armNext(job, new Date());
     void this.catchUp(job);
+  }
+
+  /**
+   * Arms a timer for the job's first due time after `after`. A timer that fires late (the event loop was
+   * busy) still runs the due time it was armed for, then arms the next one after the present: a due time
+   * is never dropped for being late (node-cron, used before, dropped any tick more than a second late,
+   * with a console warning), and due times that passed entirely meanwhile do not run in a burst, as at
+   * catch-up. Every instance names the same due time, so the claim row still lets one of them run it.
+   */
+  private armNext(job: JobDefinition, after: Date): void {
+    this.arm(job, dueTimes(job.schedule, after).next().toDate());
+  }
+
+  private arm(job: JobDefinition, due: Date): void {
+    const timer = setTimeout(
+      () => {
+        if (!this.started || this.jobs.get(job.hook) !== job) return;
+        if (due.getTime() - Date.now() > 1000) return this.arm(job, due); // not yet: a long wait, or the clock went back
+        if (this.running.has(job.hook)) {
+          this.log.warn({ job: job.hook, due: due.toISOString() }, 'job still running: this due time is skipped');
+        } else {
+          this.running.add(job.hook);
+          void this.runOnce(job, due, 'scheduled').finally(() => this.running.delete(job.hook));
+        }
+        this.armNext(job, new Date(Math.max(due.getTime(), Date.now())));
+      },
+      Math.min(Math.max(0, due.getTime() - Date.now()), MAX_WAIT_MS),
+    );
+    this.timers.set(job.hook, timer);
   }
 
   private async catchUp(job: JobDefinition): Promise<void> {
     try {
       const due = dueTimes(job.schedule, new Date()).prev().toDate();
       const rows = await this.db.query<{ due_at: string | null }>(
-        `select max(due_at) as due_at from billing_job_runs where hook = $1 and reason <> 'manual'`, [job.hook]);
+        `select max(due_at) as due_at from billing_job_runs where hook = $1 and reason <> 'manual'`,
+        [job.hook],
+      );
       const last = timestamp(rows[0]?.due_at);
       if (last && last.getTime() < due.getTime()) await this.runOnce(job, due, 'catch-up');
     } catch (err) {
@@ -159,14 +198,18 @@ export class JobScheduler {
   private async claimAndRun(job: JobDefinition, dueAt: Date, reason: JobRun['reason']): Promise<RunOutcome> {
     const claimed = await this.db.query<{ id: string }>(
       `insert into billing_job_runs (hook, due_at, reason, instance) values ($1, $2, $3, $4)
-       on conflict (hook, due_at) do nothing returning id`, [job.hook, dueAt, reason, this.instance]);
+       on conflict (hook, due_at) do nothing returning id`,
+      [job.hook, dueAt, reason, this.instance],
+    );
     if (!claimed.length) return { ran: false };
     const id = claimed[0]!.id;
     const log = this.log.child({ job: job.hook, due: dueAt.toISOString() });
     try {
       const result = await job.run({ dueAt, reason, log });
-      await this.db.query(`update billing_job_runs set finished_at = now(), status = 'succeeded', result = $1 where id = $2`,
-        [JSON.stringify(result ?? null), id]);
+      await this.db.query(`update billing_job_runs set finished_at = now(), status = 'succeeded', result = $1 where id = $2`, [
+        JSON.stringify(result ?? null),
+        id,
+      ]);
       return { ran: true, status: 'succeeded', result: result ?? null };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

@@ -7,8 +7,9 @@ describe('CompiledTemplate', () => {
 
   it('escapes text, keeps Html as written, and fills a slot every time it appears', () => {
     expect(t.slotNames).toEqual(['link', 'label', 'body']);
-    expect(t.render({ link: 'https://x.test/?a=1&b="2"', label: '<b>Zoë</b>', body: html`<em>${'a & b'}</em>` }))
-      .toBe('<a href="https://x.test/?a=1&amp;b=&quot;2&quot;">&lt;b&gt;Zoë&lt;/b&gt;</a><em>a &amp; b</em><p>&lt;b&gt;Zoë&lt;/b&gt;</p>');
+    expect(t.render({ link: 'https://x.test/?a=1&b="2"', label: '<b>Zoë</b>', body: html`<em>${'a & b'}</em>` })).toBe(
+      '<a href="https://x.test/?a=1&amp;b=&quot;2&quot;">&lt;b&gt;Zoë&lt;/b&gt;</a><em>a &amp; b</em><p>&lt;b&gt;Zoë&lt;/b&gt;</p>',
+    );
   });
 
   it('never reads a value as a template: a value that looks like a slot stays text', () => {
@@ -20,8 +21,9 @@ describe('CompiledTemplate', () => {
   });
 
   it('compiles mjml once per name and keeps the slots through it, in text, attributes and the title', async () => {
-    const source = '<mjml><mj-head><mj-title>{{subject}}</mj-title></mj-head><mj-body><mj-section><mj-column>'
-      + '<mj-button href="{{link}}">Open</mj-button><mj-text>{{greeting}}</mj-text></mj-column></mj-section></mj-body></mjml>';
+    const source =
+      '<mjml><mj-head><mj-title>{{subject}}</mj-title></mj-head><mj-body><mj-section><mj-column>' +
+      '<mj-button href="{{link}}">Open</mj-button><mj-text>{{greeting}}</mj-text></mj-column></mj-section></mj-body></mjml>';
     const first = compiledTemplate('unit-test', source);
     expect(compiledTemplate('unit-test', source)).toBe(first);
     const compiled = await first;

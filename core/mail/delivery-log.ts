@@ -1,6 +1,6 @@
-import type { Actor } from '../audit.ts';
+import type { Actor } from '../audit/audit.ts';
 import { timestamp, type Database } from '../db/database.ts';
-import { siteDateTime } from '../documents/site-time.ts';
+import { siteDateTime } from '../time/site-time.ts';
 
 /** One attempt to send a mail, as the delivery log keeps it. */
 export interface Delivery {
@@ -69,8 +69,22 @@ export async function insertDelivery(db: Database, e: DeliveryEntry, timezone: s
     `insert into billing_mail_log (document_id, payment_id, template, recipient, subject, transport, result, response, error,
        message_id, actor_id, actor, duration_ms)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) returning ${COLUMNS}`,
-    [e.documentId, e.paymentId, e.template, e.recipient, e.subject, e.transport, e.result, e.response.slice(0, 2000),
-      e.error?.slice(0, 2000) ?? null, e.messageId, e.actor.id, e.actor.name, e.durationMs]);
+    [
+      e.documentId,
+      e.paymentId,
+      e.template,
+      e.recipient,
+      e.subject,
+      e.transport,
+      e.result,
+      e.response.slice(0, 2000),
+      e.error?.slice(0, 2000) ?? null,
+      e.messageId,
+      e.actor.id,
+      e.actor.name,
+      e.durationMs,
+    ],
+  );
   return fromRow(rows[0]!, timezone);
 }
 

@@ -1,5 +1,34 @@
+import { defineModule } from '../modules/define-module.ts';
+import { mailAjaxActions } from './mail-ajax.ts';
+import { MAIL_LISTENERS, mailQueues } from './mail-listeners.ts';
+import { MailService } from './mail-service.ts';
+import { MAIL_MIGRATIONS } from './migrations.ts';
+
 export { MailService, type MailDeps, type SendResult } from './mail-service.ts';
-export { mailAjaxActions } from './mail-ajax.ts';
-export { registerMailListeners } from './mail-listeners.ts';
 export type { Delivery } from './delivery-log.ts';
 export type { MailTransport, OutgoingMail, MailAttachment, Delivered } from './transport.ts';
+
+/**
+ * E-mail (contract §1, §6): mjml templates compiled once, `billing_email`, SMTP or the `.eml` outbox,
+ * the delivery log, the Send actions, and the mails that follow events (durable, through the outbox).
+ */
+export const mailModule = defineModule({
+  name: 'mail',
+  requires: ['documents', 'pdf'],
+  migrations: MAIL_MIGRATIONS,
+  services: (ctx) =>
+    new MailService({
+      db: ctx.db,
+      options: ctx.options,
+      hooks: ctx.hooks,
+      config: ctx.config,
+      pdf: ctx.use.pdf,
+      log: ctx.log,
+      invoices: ctx.use.documents.invoices,
+      quotes: ctx.use.documents.quotes,
+    }),
+  ajax: (ctx) => mailAjaxActions(ctx.self),
+  listeners: MAIL_LISTENERS,
+  queues: (ctx) => mailQueues(ctx.self, ctx.options, ctx.use.documents),
+  stop: (ctx) => ctx.self.close(),
+});

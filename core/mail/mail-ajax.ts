@@ -3,7 +3,9 @@ import type { ArgSchema } from '../http/rest/route.ts';
 import { checkFields } from '../validation/args.ts';
 import type { MailService, SendResult } from './mail-service.ts';
 
-const idField = (kind: string): Record<string, ArgSchema> => ({ id: { type: 'integer', minimum: 1, required: true, description: `The ${kind} id` } });
+const idField = (kind: string): Record<string, ArgSchema> => ({
+  id: { type: 'integer', minimum: 1, required: true, description: `The ${kind} id` },
+});
 const INVOICE_ID = idField('invoice');
 const QUOTE_ID = idField('quote');
 
@@ -29,6 +31,7 @@ export function mailAjaxActions(mail: MailService): AjaxAction[] {
       action: 'billing_send_invoice_email',
       aliases: ['billing_send_invoice'],
       capability: 'bill_send_invoice',
+      object: { param: 'id' },
       legacyCapability: 'manage_options',
       fields: { id: 'the invoice to e-mail to its customer; a draft is issued once the mail server has taken the message' },
       handler: async (req: AjaxRequest) => answer(await mail.sendInvoice(checkFields(INVOICE_ID, req.params).id, req.actor)),
@@ -37,6 +40,7 @@ export function mailAjaxActions(mail: MailService): AjaxAction[] {
       action: 'billing_send_quote_email',
       aliases: ['billing_send_quote'],
       capability: 'bill_send_quote',
+      object: { param: 'id' },
       legacyCapability: 'manage_options',
       fields: { id: 'the quote to e-mail to its customer; a draft is issued once the mail server has taken the message' },
       handler: async (req: AjaxRequest) => answer(await mail.sendQuote(checkFields(QUOTE_ID, req.params).id, req.actor)),

@@ -1,12 +1,13 @@
-import { audit, type Actor } from '../audit.ts';
+import { audit, type Actor } from '../audit/audit.ts';
 import type { Config } from '../config.ts';
 import { timestamp, type Database } from '../db/database.ts';
 import type { BillingDocument } from '../documents/document.ts';
-import { documentPdf, pdfFilename } from '../documents/document-pdf.ts';
+import { documentPdf } from '../documents/document-pdf.ts';
+import { pdfFilename } from '../pdf/file-name.ts';
 import type { InvoiceService } from '../documents/invoice-service.ts';
 import type { QuoteService } from '../documents/quote-service.ts';
 import { quoteStatus } from '../documents/representation.ts';
-import { siteDate, siteDateTime } from '../documents/site-time.ts';
+import { siteDate, siteDateTime } from '../time/site-time.ts';
 import { BillingError } from '../errors.ts';
 import type { HookModels } from '../hooks/hook-models.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
@@ -16,8 +17,14 @@ import type { PdfRenderer } from '../pdf/index.ts';
 import { insertDelivery, listDeliveries, type Delivery } from './delivery-log.ts';
 import { renderMail } from './render-mail.ts';
 import {
-  invoiceAvailable, paymentReceipt, paymentReceived, quoteAnswered, quoteAvailable,
-  type MailCompany, type MailTemplate, type PaymentView,
+  invoiceAvailable,
+  paymentReceipt,
+  paymentReceived,
+  quoteAnswered,
+  quoteAvailable,
+  type MailCompany,
+  type MailTemplate,
+  type PaymentView,
 } from './templates/index.ts';
 import { createMailTransport, MailSendError, type MailAttachment, type MailTransport } from './transport.ts';
 
@@ -46,9 +53,6 @@ export interface SendResult {
 const LOGO_CID = 'company-logo@billing';
 const DATA_IMAGE = /^data:(image\/(?:png|jpeg|gif|webp));base64,([A-Za-z0-9+/=\s]+)$/;
 
-/** How long a stop waits for mails still being sent by listeners. */
-const DRAIN_MS = 30_000;
-
 interface DeliverTo {
   to: string;
   /** The document the mail is about (the `billing_email` filter's third argument), or null. */
@@ -67,8 +71,6 @@ interface DeliverTo {
 export class MailService {
   readonly transport: MailTransport;
   private readonly d: MailDeps;
-  private readonly pending = new Set<Promise<void>>();
-  private closed = false;
 
   constructor(deps: MailDeps) {
     this.d = deps;
@@ -100,6 +102,8 @@ export class MailService {
     const to = doc.customer.email.trim();
     if (!to) throw new BillingError('billing_mail_no_recipient', `The ${kind} has no customer e-mail address.`);
 
+    // sending issues a draft: whatever refuses issuing refuses before the mail leaves
+    if (kind === 'invoice' && doc.status === 'draft') await this.d.invoices.checkIssuable(doc, 'send');
     // The customer receives the document as it will be once sent: a draft's mail and PDF read "available".
     const asSent: BillingDocument = doc.status === 'draft' ? { ...doc, status: 'available' } : doc;
     const attachments: MailAttachment[] = [];
@@ -109,8 +113,11 @@ export class MailService {
     }
     const link = await this.publicLink(kind, id);
     const template = kind === 'invoice' ? invoiceAvailable : quoteAvailable;
-    const { delivery, failure } = await this.deliver(template, { doc: asSent, link, pdfAttached: attachments.length > 0 },
-      { to, document: doc, attachments, actor });
+    const { delivery, failure } = await this.deliver(
+      template,
+      { doc: asSent, link, pdfAttached: attachments.length > 0 },
+      { to, document: doc, attachments, actor },
+    );
     if (failure) {
       throw new BillingError('billing_mail_failed', `The e-mail could not be sent: ${failure}`, { delivery_id: delivery.id });
     }
@@ -121,74 +128,67 @@ export class MailService {
       let updated = current;
       let issued = false;
       if (current.status === 'draft' && !current.trashed) {
-        updated = kind === 'invoice'
-          ? await this.d.invoices.setStatus(tx, current, 'available', actor)
-          : await this.d.quotes.issue(tx, current, actor);
+        updated =
+          kind === 'invoice'
+            ? await this.d.invoices.setStatus(tx, current, 'available', actor)
+            : await this.d.quotes.issue(tx, current, actor);
         issued = true;
       }
       // the first time it went out; every later send is in the delivery log
       const [row] = await tx.query<{ sent_at: string }>(
-        'update billing_documents set sent_at = coalesce(sent_at, now()) where id = $1 returning sent_at', [id]);
+        'update billing_documents set sent_at = coalesce(sent_at, now()) where id = $1 returning sent_at',
+        [id],
+      );
       updated = { ...updated, sentAt: timestamp(row!.sent_at) };
-      await audit(tx, actor, { action: `${kind}.send`, objectType: kind, objectId: id, details: { to: delivery.recipient, delivery_id: delivery.id, issued } });
+      await audit(tx, actor, {
+        action: `${kind}.send`,
+        objectType: kind,
+        objectId: id,
+        details: { to: delivery.recipient, delivery_id: delivery.id, issued },
+      });
       const sent = updated;
-      tx.afterCommit(() => (kind === 'invoice'
-        ? this.d.hooks.doAction('billing_invoice_sent', id, sent)
-        : this.d.hooks.doAction('billing_quote_sent', id, sent)));
+      if (kind === 'invoice') await this.d.hooks.fire(tx, 'billing_invoice_sent', id, sent);
+      else await this.d.hooks.fire(tx, 'billing_quote_sent', id, sent);
       return { document: sent, issued, delivery };
     });
   }
 
   /**
-   * After a completed payment: the customer's thanks (`payment_received`, with the invoice's link) and
-   * the administrator's receipt (`payment_receipt`). A failure is in the delivery log and the log.
+   * After a completed payment, to the customer (`payment_received`, with the invoice's link); nothing
+   * when the invoice has no customer address. Outbox work: a failure the server may recover from throws
+   * (the item is retried), a permanent refusal is only in the delivery log.
    */
-  async paymentMails(invoice: BillingDocument, payment: HookModels['payment'], actor: Actor): Promise<void> {
-    const timezone = await this.d.options.get('timezone');
-    const view = paymentView(payment, invoice, timezone);
-    const paymentId = Number.isSafeInteger(payment.id) ? payment.id : null;
-    if (invoice.customer.email.trim()) {
-      const link = await this.publicLink('invoice', invoice.id);
-      await this.deliver(paymentReceived, { invoice, payment: view, link }, { to: invoice.customer.email.trim(), document: invoice, paymentId, actor });
-    } else {
+  async paymentReceivedMail(invoice: BillingDocument, payment: HookModels['payment'], actor: Actor): Promise<void> {
+    const to = invoice.customer.email.trim();
+    if (!to) {
       this.d.log.info({ invoice: invoice.id, template: 'payment_received' }, 'no customer e-mail address: payment mail not sent');
+      return;
     }
+    const view = paymentView(payment, invoice, await this.d.options.get('timezone'));
+    const link = await this.publicLink('invoice', invoice.id);
+    retryUnlessPermanent(
+      await this.deliver(paymentReceived, { invoice, payment: view, link }, { to, document: invoice, paymentId: idOf(payment), actor }),
+    );
+  }
+
+  /** After a completed payment, the administrator's receipt (`payment_receipt`). */
+  async paymentReceiptMail(invoice: BillingDocument, payment: HookModels['payment'], actor: Actor): Promise<void> {
     const admin = await this.adminAddress();
-    if (admin) await this.deliver(paymentReceipt, { invoice, payment: view }, { to: admin, document: invoice, paymentId, actor });
+    if (!admin) return;
+    const view = paymentView(payment, invoice, await this.d.options.get('timezone'));
+    retryUnlessPermanent(
+      await this.deliver(paymentReceipt, { invoice, payment: view }, { to: admin, document: invoice, paymentId: idOf(payment), actor }),
+    );
   }
 
   /** To the administrator, after a customer accepted or declined a quote (`quote_answered`). */
   async quoteAnsweredMail(quote: BillingDocument, invoice: BillingDocument | null, actor: Actor): Promise<void> {
     const admin = await this.adminAddress();
-    if (admin) await this.deliver(quoteAnswered, { quote, invoice }, { to: admin, document: quote, actor });
+    if (admin) retryUnlessPermanent(await this.deliver(quoteAnswered, { quote, invoice }, { to: admin, document: quote, actor }));
   }
 
-  /**
-   * Runs mail work outside the request or transaction that caused it (listeners: a payment or a
-   * customer's answer must not wait for an SMTP server). `close()` waits for what is under way.
-   */
-  background(label: string, work: () => Promise<unknown>): void {
-    if (this.closed) {
-      this.d.log.warn({ label }, 'mail service stopped: mail not sent');
-      return;
-    }
-    const run: Promise<void> = work()
-      .then(() => undefined, (err) => { this.d.log.error({ err, label }, 'sending a mail failed'); })
-      .finally(() => { this.pending.delete(run); });
-    this.pending.add(run);
-  }
-
-  /** Resolves once no background mail is under way (tests, and a graceful stop). */
-  async idle(): Promise<void> {
-    while (this.pending.size) await Promise.all([...this.pending]);
-  }
-
-  /** Waits (at most DRAIN_MS) for background mails, then closes the transport's connections. */
+  /** Closes the transport's connections (background mails are outbox items: nothing is under way in memory). */
   async close(): Promise<void> {
-    this.closed = true;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.idle(), new Promise<void>((r) => { timer = setTimeout(r, DRAIN_MS); })]);
-    clearTimeout(timer);
     await this.transport.close();
   }
 
@@ -199,14 +199,27 @@ export class MailService {
   private async deliver<D>(template: MailTemplate<D>, data: D, opts: DeliverTo): Promise<{ delivery: Delivery; failure: string | null }> {
     const { company, from, replyTo, logo } = await this.sender();
     const rendered = await renderMail(template, data, company);
-    const filtered = await this.d.hooks.applyFilters('billing_email', {
-      to: opts.to, subject: rendered.subject, html: rendered.html, text: rendered.text,
-      attachments: [...logo, ...(opts.attachments ?? [])],
-    }, template.name, opts.document);
+    const filtered = await this.d.hooks.applyFilters(
+      'billing_email',
+      {
+        to: opts.to,
+        subject: rendered.subject,
+        html: rendered.html,
+        text: rendered.text,
+        attachments: [...logo, ...(opts.attachments ?? [])],
+      },
+      template.name,
+      opts.document,
+    );
     const to = typeof filtered.to === 'string' ? filtered.to.trim() : '';
     if (!to) throw new BillingError('billing_mail_no_recipient', 'The billing_email filter left the message without a recipient.');
     const message = {
-      from, ...(replyTo ? { replyTo } : {}), to, subject: String(filtered.subject), html: String(filtered.html), text: String(filtered.text),
+      from,
+      ...(replyTo ? { replyTo } : {}),
+      to,
+      subject: String(filtered.subject),
+      html: String(filtered.html),
+      text: String(filtered.text),
       attachments: (filtered.attachments ?? []) as MailAttachment[],
     };
 
@@ -219,16 +232,35 @@ export class MailService {
       response = sent.response;
       messageId = sent.messageId || null;
     } catch (err) {
-      failure = err instanceof MailSendError ? (err.response || err.message) : (err as Error).message;
+      failure = err instanceof MailSendError ? err.response || err.message : (err as Error).message;
       response = err instanceof MailSendError ? err.response : '';
     }
-    const delivery = await insertDelivery(this.d.db, {
-      documentId: opts.document?.id ?? null, paymentId: opts.paymentId ?? null, template: template.name, recipient: to,
-      subject: message.subject, transport: this.transport.kind, result: failure ? 'failed' : 'sent', response,
-      error: failure, messageId, actor: opts.actor, durationMs: Math.round(performance.now() - started),
-    }, await this.d.options.get('timezone'));
+    const delivery = await insertDelivery(
+      this.d.db,
+      {
+        documentId: opts.document?.id ?? null,
+        paymentId: opts.paymentId ?? null,
+        template: template.name,
+        recipient: to,
+        subject: message.subject,
+        transport: this.transport.kind,
+        result: failure ? 'failed' : 'sent',
+        response,
+        error: failure,
+        messageId,
+        actor: opts.actor,
+        durationMs: Math.round(performance.now() - started),
+      },
+      await this.d.options.get('timezone'),
+    );
     // the document and the addresses, never the body or the link: the access key lives there
-    const line = { delivery: delivery.id, template: template.name, document: opts.document?.id ?? null, to, transport: this.transport.kind };
+    const line = {
+      delivery: delivery.id,
+      template: template.name,
+      document: opts.document?.id ?? null,
+      to,
+      transport: this.transport.kind,
+    };
     if (failure) this.d.log.warn({ ...line, error: failure }, 'mail not sent');
     else this.d.log.info({ ...line, response }, 'mail sent');
     return { delivery, failure };
@@ -241,12 +273,24 @@ export class MailService {
   }
 
   /** The company as the mails show it, the sender address, and the logo when it travels inside the mail. */
-  private async sender(): Promise<{ company: MailCompany; from: { name: string; address: string }; replyTo: string; logo: MailAttachment[] }> {
+  private async sender(): Promise<{
+    company: MailCompany;
+    from: { name: string; address: string };
+    replyTo: string;
+    logo: MailAttachment[];
+  }> {
     const o = await this.d.options.getMany(['company_name', 'company_address', 'company_email', 'company_logo_url']);
     const logoUrl = o.company_logo_url.trim();
     const data = DATA_IMAGE.exec(logoUrl);
     const logo: MailAttachment[] = data
-      ? [{ filename: `logo.${data[1]!.slice(6).replace('jpeg', 'jpg')}`, content: Buffer.from(data[2]!, 'base64'), contentType: data[1]!, cid: LOGO_CID }]
+      ? [
+          {
+            filename: `logo.${data[1]!.slice(6).replace('jpeg', 'jpg')}`,
+            content: Buffer.from(data[2]!, 'base64'),
+            contentType: data[1]!,
+            cid: LOGO_CID,
+          },
+        ]
       : [];
     const logoSrc = data ? `cid:${LOGO_CID}` : /^https?:\/\//i.test(logoUrl) ? logoUrl : '';
     const email = o.company_email.trim();
@@ -263,10 +307,24 @@ export class MailService {
     const email = (await this.d.options.get('company_email')).trim();
     if (email) return email;
     const rows = await this.d.db.query<{ email: string }>(
-      `select email from billing_users where role = 'administrator' and email <> '' order by id limit 1`);
+      `select email from billing_users where role = 'administrator' and email <> '' order by id limit 1`,
+    );
     if (!rows.length) this.d.log.info('no administrator address (company_email): notice not sent');
     return rows[0]?.email ?? null;
   }
+}
+
+/**
+ * An outbox mail that did not go: a permanent refusal (an SMTP 5xx: the address does not exist) is
+ * final, and in the delivery log; anything else (a 4xx, a server that cannot be reached) is thrown, so
+ * the item is tried again later.
+ */
+function retryUnlessPermanent({ failure }: { failure: string | null }): void {
+  if (failure && !/^5\d\d\b/.test(failure.trim())) throw new Error(`mail not sent: ${failure}`);
+}
+
+function idOf(payment: HookModels['payment']): number | null {
+  return Number.isSafeInteger(payment.id) ? payment.id : null;
 }
 
 /** The host of BASE_URL as a mail domain (`localhost` when it is an IP address). */

@@ -111,7 +111,10 @@ class OutboxTransport implements MailTransport {
       await mkdir(this.dir, { recursive: true, mode: 0o700 });
       await writeFile(join(this.dir, name), info.message as Buffer, { mode: 0o600, flag: 'wx' });
       // the log line names the file and the envelope, never the body (it holds the access key)
-      this.log.info({ file: join(this.dir, name), to: mail.to, subject: mail.subject, messageId: info.messageId }, 'mail written to the outbox');
+      this.log.info(
+        { file: join(this.dir, name), to: mail.to, subject: mail.subject, messageId: info.messageId },
+        'mail written to the outbox',
+      );
       return { messageId: String(info.messageId ?? ''), response: `written to outbox/${name}` };
     } catch (err) {
       throw new MailSendError((err as Error).message, '');

@@ -10,7 +10,7 @@ describe('allocateLargestRemainder', () => {
     expect(allocateLargestRemainder(2n, [1n, 1n, 1n])).toEqual([1n, 1n, 0n]);
   });
 
-  it('breaks ties by weight, then by the caller\'s preference, then by position', () => {
+  it("breaks ties by weight, then by the caller's preference, then by position", () => {
     // remainders tie (each 1/2) between equal weights 1, 1; the larger weight is exact
     expect(allocateLargestRemainder(1n, [1n, 1n])).toEqual([1n, 0n]);
     expect(allocateLargestRemainder(1n, [1n, 1n], (a, b) => b - a)).toEqual([0n, 1n]);
@@ -24,26 +24,28 @@ describe('allocateLargestRemainder', () => {
   });
 
   it('has the properties of the largest-remainder method', () => {
-    fc.assert(fc.property(
-      fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }),
-      fc.array(fc.bigInt({ min: 0n, max: 10n ** 9n }), { minLength: 1, maxLength: 12 }),
-      (total, weights) => {
-        const sum = weights.reduce((a, b) => a + b, 0n);
-        fc.pre(sum > 0n);
-        const parts = allocateLargestRemainder(total, weights);
-        expect(parts.reduce((a, b) => a + b, 0n)).toBe(total);
-        const sign = total < 0n ? -1n : 1n;
-        weights.forEach((w, i) => {
-          const part = parts[i]! * sign;
-          const floorOfQuota = (total * sign * w) / sum;
-          // each part is the floor of its exact quota, or one more; zero weights get nothing
-          expect([0n, 1n]).toContain(part - floorOfQuota);
-          if (w === 0n) expect(part).toBe(0n);
-          weights.forEach((v, j) => {
-            if (w > v) expect(part >= parts[j]! * sign).toBe(true);
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }),
+        fc.array(fc.bigInt({ min: 0n, max: 10n ** 9n }), { minLength: 1, maxLength: 12 }),
+        (total, weights) => {
+          const sum = weights.reduce((a, b) => a + b, 0n);
+          fc.pre(sum > 0n);
+          const parts = allocateLargestRemainder(total, weights);
+          expect(parts.reduce((a, b) => a + b, 0n)).toBe(total);
+          const sign = total < 0n ? -1n : 1n;
+          weights.forEach((w, i) => {
+            const part = parts[i]! * sign;
+            const floorOfQuota = (total * sign * w) / sum;
+            // each part is the floor of its exact quota, or one more; zero weights get nothing
+            expect([0n, 1n]).toContain(part - floorOfQuota);
+            if (w === 0n) expect(part).toBe(0n);
+            weights.forEach((v, j) => {
+              if (w > v) expect(part >= parts[j]! * sign).toBe(true);
+            });
           });
-        });
-      },
-    ));
+        },
+      ),
+    );
   });
 });

@@ -11,11 +11,7 @@
  *
  * Throws `RangeError` for a negative weight, or a non-zero total over weights that are all zero.
  */
-export function allocateLargestRemainder(
-  total: bigint,
-  weights: readonly bigint[],
-  tieBreak?: (a: number, b: number) => number,
-): bigint[] {
+export function allocateLargestRemainder(total: bigint, weights: readonly bigint[], tieBreak?: (a: number, b: number) => number): bigint[] {
   let sum = 0n;
   for (const w of weights) {
     if (w < 0n) throw new RangeError('Allocation weights must not be negative.');

@@ -28,7 +28,24 @@ describe('ISO 4217 currencies', () => {
   });
 
   it('refuses lower case, unknown, withdrawn and unit-less codes', () => {
-    for (const code of ['usd', 'Usd', 'US', 'USDD', '', 'ABC', 'HRK', 'ANG', 'SLL', 'ZWL', 'XAU', 'XDR', 'XTS', 'XXX', 'toString', '__proto__']) {
+    for (const code of [
+      'usd',
+      'Usd',
+      'US',
+      'USDD',
+      '',
+      'ABC',
+      'HRK',
+      'ANG',
+      'SLL',
+      'ZWL',
+      'XAU',
+      'XDR',
+      'XTS',
+      'XXX',
+      'toString',
+      '__proto__',
+    ]) {
       expect(isCurrency(code)).toBe(false);
     }
     expect(isCurrency(840)).toBe(false);

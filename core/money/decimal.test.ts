@@ -14,9 +14,24 @@ function problemOf(fn: () => unknown): string | undefined {
 
 describe('divideRounded: half away from zero', () => {
   it.each([
-    [5n, 10n, 1n], [15n, 10n, 2n], [25n, 10n, 3n], [-5n, 10n, -1n], [-15n, 10n, -2n], [-25n, 10n, -3n],
-    [4n, 10n, 0n], [-4n, 10n, 0n], [6n, 10n, 1n], [-6n, 10n, -1n], [49n, 100n, 0n], [50n, 100n, 1n],
-    [7n, 1n, 7n], [0n, 3n, 0n], [1n, 3n, 0n], [2n, 3n, 1n], [-2n, 3n, -1n], [5n, -10n, -1n],
+    [5n, 10n, 1n],
+    [15n, 10n, 2n],
+    [25n, 10n, 3n],
+    [-5n, 10n, -1n],
+    [-15n, 10n, -2n],
+    [-25n, 10n, -3n],
+    [4n, 10n, 0n],
+    [-4n, 10n, 0n],
+    [6n, 10n, 1n],
+    [-6n, 10n, -1n],
+    [49n, 100n, 0n],
+    [50n, 100n, 1n],
+    [7n, 1n, 7n],
+    [0n, 3n, 0n],
+    [1n, 3n, 0n],
+    [2n, 3n, 1n],
+    [-2n, 3n, -1n],
+    [5n, -10n, -1n],
   ])('%p / %p → %p', (n, d, q) => {
     expect(divideRounded(n, d)).toBe(q);
   });
@@ -51,7 +66,27 @@ describe('Decimal.parse', () => {
   });
 
   it('refuses what is not a number', () => {
-    for (const bad of ['', ' 1', '1 ', '1.2.3', 'abc', '0x10', '1,5', '.', '-', 'e5', '1e', NaN, Infinity, -Infinity, null, undefined, {}, [], true]) {
+    for (const bad of [
+      '',
+      ' 1',
+      '1 ',
+      '1.2.3',
+      'abc',
+      '0x10',
+      '1,5',
+      '.',
+      '-',
+      'e5',
+      '1e',
+      NaN,
+      Infinity,
+      -Infinity,
+      null,
+      undefined,
+      {},
+      [],
+      true,
+    ]) {
       expect(problemOf(() => Decimal.parse(bad))).toBe('not_a_number');
     }
   });
@@ -86,7 +121,9 @@ describe('Decimal.parse', () => {
     expect(e.param).toBe('quantity');
     expect(e.data).toEqual({
       params: { quantity: 'quantity must have at most 4 decimals.' },
-      details: { quantity: { code: 'rest_invalid_param', message: 'quantity must have at most 4 decimals.', data: { reason: 'too_many_decimals' } } },
+      details: {
+        quantity: { code: 'rest_invalid_param', message: 'quantity must have at most 4 decimals.', data: { reason: 'too_many_decimals' } },
+      },
     });
   });
 });

@@ -114,8 +114,11 @@ export class Decimal {
 
     const decimals = Math.max(0, scale);
     if (decimals > maxDecimals) {
-      throw new InvalidAmountError(param, 'too_many_decimals',
-        maxDecimals === 0 ? `${param} must be a whole number.` : `${param} must have at most ${maxDecimals} decimals.`);
+      throw new InvalidAmountError(
+        param,
+        'too_many_decimals',
+        maxDecimals === 0 ? `${param} must be a whole number.` : `${param} must have at most ${maxDecimals} decimals.`,
+      );
     }
     if (digits.length - scale > maxIntegerDigits) {
       throw new InvalidAmountError(param, 'too_large', `${param} is too large.`);

@@ -10,6 +10,7 @@ export type AmountProblem =
   | 'above_maximum'
   | 'unknown_currency'
   | 'invalid_discount'
+  | 'not_taxable'
   | 'exceeds_subtotal';
 
 /**

@@ -5,7 +5,7 @@ import { Money } from './money.ts';
 const usd = (v: number | string) => Money.parse(v, 'USD');
 
 describe('Money.parse', () => {
-  it('reads amounts exactly, at most the currency\'s decimals', () => {
+  it("reads amounts exactly, at most the currency's decimals", () => {
     expect(usd(12.3).minor).toBe(1230n);
     expect(usd('12.3000').minor).toBe(1230n);
     expect(usd(0.1).plus(usd(0.2)).equals(usd(0.3))).toBe(true);
@@ -29,10 +29,22 @@ describe('Money.parse', () => {
 
 describe('Money rounding: half away from zero to the minor unit', () => {
   it.each([
-    ['USD', '1.005', '1.01'], ['USD', '1.015', '1.02'], ['USD', '1.0049', '1.00'], ['USD', '-1.005', '-1.01'],
-    ['USD', '2.675', '2.68'], ['USD', '-0.005', '-0.01'], ['USD', '0.004', '0.00'],
-    ['JPY', '0.5', '1'], ['JPY', '1.5', '2'], ['JPY', '2.5', '3'], ['JPY', '-2.5', '-3'], ['JPY', '-0.4999', '0'],
-    ['KWD', '0.0005', '0.001'], ['KWD', '1.2345', '1.235'], ['KWD', '-1.2345', '-1.235'], ['KWD', '1.23449', '1.234'],
+    ['USD', '1.005', '1.01'],
+    ['USD', '1.015', '1.02'],
+    ['USD', '1.0049', '1.00'],
+    ['USD', '-1.005', '-1.01'],
+    ['USD', '2.675', '2.68'],
+    ['USD', '-0.005', '-0.01'],
+    ['USD', '0.004', '0.00'],
+    ['JPY', '0.5', '1'],
+    ['JPY', '1.5', '2'],
+    ['JPY', '2.5', '3'],
+    ['JPY', '-2.5', '-3'],
+    ['JPY', '-0.4999', '0'],
+    ['KWD', '0.0005', '0.001'],
+    ['KWD', '1.2345', '1.235'],
+    ['KWD', '-1.2345', '-1.235'],
+    ['KWD', '1.23449', '1.234'],
     ['BHD', '9.9995', '10.000'],
   ] as const)('%s %s → %s', (currency, value, expected) => {
     expect(Money.fromDecimal(value, currency).toString()).toBe(expected);
@@ -95,7 +107,11 @@ describe('Money.allocate', () => {
   it('splits by largest remainder so the shares sum exactly', () => {
     expect(usd('1.00').allocate([1, 1, 1]).map(String)).toEqual(['0.34', '0.33', '0.33']);
     expect(usd('0.05').allocate([1, 1, 1, 1, 1, 1]).map(String)).toEqual(['0.01', '0.01', '0.01', '0.01', '0.01', '0.00']);
-    expect(usd('10.00').allocate([usd('1.00'), usd('2.00'), usd('0')]).map(String)).toEqual(['3.33', '6.67', '0.00']);
+    expect(
+      usd('10.00')
+        .allocate([usd('1.00'), usd('2.00'), usd('0')])
+        .map(String),
+    ).toEqual(['3.33', '6.67', '0.00']);
     expect(usd('100').allocate(['0.5', '0.25', '0.25']).map(String)).toEqual(['50.00', '25.00', '25.00']);
     expect(Money.parse(100, 'JPY').allocate([3, 3, 1]).map(String)).toEqual(['43', '43', '14']);
     expect(usd('-1.00').allocate([1, 1, 1]).map(String)).toEqual(['-0.34', '-0.33', '-0.33']);

@@ -50,9 +50,13 @@ export class Money {
       value = Decimal.parse(input, { maxDecimals: digits, maxIntegerDigits: 15 - digits, param });
     } catch (e) {
       if (e instanceof InvalidAmountError && e.problem === 'too_many_decimals') {
-        throw new InvalidAmountError(param, e.problem, digits === 0
-          ? `${param} must be a whole number in ${currency}.`
-          : `${param} must have at most ${digits} decimals in ${currency}.`);
+        throw new InvalidAmountError(
+          param,
+          e.problem,
+          digits === 0
+            ? `${param} must be a whole number in ${currency}.`
+            : `${param} must have at most ${digits} decimals in ${currency}.`,
+        );
       }
       throw e;
     }
@@ -161,7 +165,10 @@ export class Money {
   allocate(weights: readonly AllocationWeight[]): Money[] {
     const decimals = weights.map((w) => (w instanceof Money ? this.same(w).toDecimal() : Decimal.from(w, 'weight')));
     const scale = Math.max(0, ...decimals.map((d) => d.scale));
-    const shares = allocateLargestRemainder(this.minor, decimals.map((d) => d.unitsAt(scale)));
+    const shares = allocateLargestRemainder(
+      this.minor,
+      decimals.map((d) => d.unitsAt(scale)),
+    );
     return shares.map((minor) => new Money(minor, this.currency));
   }
 

@@ -25,9 +25,17 @@ describe('computeTotals: line amounts', () => {
   });
 
   it('totals a KWD document to three decimals', () => {
-    const t = computeTotals({ currency: 'KWD', items: [item(1, '1.2345'), item(3, '0.3333', false)], taxRate: 5, discount: { type: 'fixed', value: '0.101' } });
+    const t = computeTotals({
+      currency: 'KWD',
+      items: [item(1, '1.2345'), item(3, '0.3333', false)],
+      taxRate: 5,
+      discount: { type: 'fixed', value: '0.101' },
+    });
     // amounts 1.235 (1.2345) and 1.000 (0.9999); discount shares 0.056 / 0.045 (quotas 0.0559…, 0.0453…)
-    expect(t.lines.map((l) => [l.amount.toString(), l.discount.toString()])).toEqual([['1.235', '0.056'], ['1.000', '0.045']]);
+    expect(t.lines.map((l) => [l.amount.toString(), l.discount.toString()])).toEqual([
+      ['1.235', '0.056'],
+      ['1.000', '0.045'],
+    ]);
     expect(t.taxableAmount.toString()).toBe('1.179');
     expect(t.tax.toString()).toBe('0.059'); // 0.05895
     expect(t.json.totals).toEqual({ subtotal: 2.235, discount: 0.101, tax: 0.059, total: 2.193, paid: 0, credited: 0, due: 2.193 });
@@ -49,20 +57,32 @@ describe('computeTotals: discount', () => {
   });
 
   it('rounds a percent discount half away from zero', () => {
-    expect(computeTotals({ currency: 'USD', items: [item(1, '0.25')], discount: { type: 'percent', value: 10 } }).discount.toString()).toBe('0.03');
-    expect(computeTotals({ currency: 'USD', items: [item(1, '0.25')], discount: { type: 'percent', value: 100 } }).total.toString()).toBe('0.00');
-    expect(computeTotals({ currency: 'JPY', items: [item(1, 25)], discount: { type: 'percent', value: '12.5' } }).discount.toString()).toBe('3');
+    expect(computeTotals({ currency: 'USD', items: [item(1, '0.25')], discount: { type: 'percent', value: 10 } }).discount.toString()).toBe(
+      '0.03',
+    );
+    expect(computeTotals({ currency: 'USD', items: [item(1, '0.25')], discount: { type: 'percent', value: 100 } }).total.toString()).toBe(
+      '0.00',
+    );
+    expect(computeTotals({ currency: 'JPY', items: [item(1, 25)], discount: { type: 'percent', value: '12.5' } }).discount.toString()).toBe(
+      '3',
+    );
   });
 
   it('splits a fixed discount exactly, ties going to taxable lines first', () => {
-    const t = computeTotals({ currency: 'USD', items: [item(1, 1, false), item(1, 1, true), item(1, 1, false)], discount: { type: 'fixed', value: '0.10' } });
+    const t = computeTotals({
+      currency: 'USD',
+      items: [item(1, 1, false), item(1, 1, true), item(1, 1, false)],
+      discount: { type: 'fixed', value: '0.10' },
+    });
     expect(t.lines.map((l) => l.discount.toString())).toEqual(['0.03', '0.04', '0.03']);
     const u = computeTotals({ currency: 'USD', items: [item(1, 1), item(1, 1), item(1, 1)], discount: { type: 'fixed', value: '0.10' } });
     expect(u.lines.map((l) => l.discount.toString())).toEqual(['0.04', '0.03', '0.03']);
   });
 
   it('allows a fixed discount equal to the subtotal, and no discount on an empty subtotal', () => {
-    expect(computeTotals({ currency: 'USD', items: [item(2, '5.00')], discount: { type: 'fixed', value: 10 } }).total.toString()).toBe('0.00');
+    expect(computeTotals({ currency: 'USD', items: [item(2, '5.00')], discount: { type: 'fixed', value: 10 } }).total.toString()).toBe(
+      '0.00',
+    );
     const free = computeTotals({ currency: 'USD', items: [item(2, 0)], discount: { type: 'percent', value: 50 }, taxRate: 20 });
     expect(free.json.totals).toEqual({ subtotal: 0, discount: 0, tax: 0, total: 0, paid: 0, credited: 0, due: 0 });
   });
@@ -148,22 +168,36 @@ describe('computeTotals: paid, credited, due', () => {
   });
 
   it('never lets due go below zero', () => {
-    const t = computeTotals({ currency: 'USD', items: [item(1, 10)], payments: [{ amount: 8, status: 'completed' }], creditNotes: [{ amount: 5 }] });
+    const t = computeTotals({
+      currency: 'USD',
+      items: [item(1, 10)],
+      payments: [{ amount: 8, status: 'completed' }],
+      creditNotes: [{ amount: 5 }],
+    });
     expect(t.due.toString()).toBe('0.00');
     expect(t.paid.plus(t.credited).minus(t.total).toString()).toBe('3.00');
   });
 
   it('refuses foreign-currency records and impossible refunds', () => {
-    expect(() => computeTotals({ currency: 'USD', items: [item(1, 10)], payments: [{ amount: 1, status: 'completed', currency: 'EUR' }] })).toThrow(CurrencyMismatchError);
-    expect(() => computeTotals({ currency: 'USD', items: [item(1, 10)], creditNotes: [{ amount: 1, currency: 'EUR' }] })).toThrow(CurrencyMismatchError);
-    expect(() => computeTotals({ currency: 'USD', items: [item(1, 10)], payments: [{ amount: 1, status: 'completed', refunded: 2 }] })).toThrow(RangeError);
-    expect(() => computeTotals({ currency: 'JPY', items: [item(1, 10)], payments: [{ amount: '1.5', status: 'completed' }] })).toThrow('payments[0].amount must be a whole number in JPY.');
+    expect(() =>
+      computeTotals({ currency: 'USD', items: [item(1, 10)], payments: [{ amount: 1, status: 'completed', currency: 'EUR' }] }),
+    ).toThrow(CurrencyMismatchError);
+    expect(() => computeTotals({ currency: 'USD', items: [item(1, 10)], creditNotes: [{ amount: 1, currency: 'EUR' }] })).toThrow(
+      CurrencyMismatchError,
+    );
+    expect(() =>
+      computeTotals({ currency: 'USD', items: [item(1, 10)], payments: [{ amount: 1, status: 'completed', refunded: 2 }] }),
+    ).toThrow(RangeError);
+    expect(() => computeTotals({ currency: 'JPY', items: [item(1, 10)], payments: [{ amount: '1.5', status: 'completed' }] })).toThrow(
+      'payments[0].amount must be a whole number in JPY.',
+    );
   });
 });
 
 describe('computeTotals: item validation', () => {
   it('refuses unusable quantities and prices under the items parameter', () => {
-    const run = (quantity: unknown, price: unknown) => () => computeTotals({ currency: 'USD', items: [item(1, 1), { quantity, price, taxable: true } as LineInput] });
+    const run = (quantity: unknown, price: unknown) => () =>
+      computeTotals({ currency: 'USD', items: [item(1, 1), { quantity, price, taxable: true } as LineInput] });
     const problem = (fn: () => unknown) => {
       try {
         fn();
@@ -179,7 +213,11 @@ describe('computeTotals: item validation', () => {
     expect(problem(run(1, 0.12345))).toEqual(['items', 'too_many_decimals', 'items[1].price must have at most 4 decimals.']);
     expect(problem(run('x', 1))).toEqual(['items', 'not_a_number', 'items[1].quantity must be a number.']);
     expect(problem(run('1000000000', '100000000'))).toEqual(['items', 'too_large', 'The document total is too large.']);
-    expect(problem(() => computeTotals({ currency: 'ABC' as never, items: [] }))).toEqual(['currency', 'unknown_currency', '"ABC" is not an ISO 4217 currency code.']);
+    expect(problem(() => computeTotals({ currency: 'ABC' as never, items: [] }))).toEqual([
+      'currency',
+      'unknown_currency',
+      '"ABC" is not an ISO 4217 currency code.',
+    ]);
   });
 
   it('totals an empty document to zero', () => {
@@ -187,5 +225,60 @@ describe('computeTotals: item validation', () => {
       totals: { subtotal: 0, discount: 0, tax: 0, total: 0, paid: 0, credited: 0, due: 0 },
       items: [],
     });
+  });
+});
+
+describe('computeTotals: tax per rate group', () => {
+  const rated = (quantity: number | string, price: number | string, taxRate: number | string | null, taxable = true): LineInput => ({
+    quantity,
+    price,
+    taxable,
+    taxRate,
+  });
+
+  it('taxes each rate group on its own basis, rounding once per group', () => {
+    // 19 %: 0.05 + 0.05 → 0.019 → 0.02; 7 %: 0.05 → 0.0035 → 0.00; exempt 1.00
+    const t = computeTotals({
+      currency: 'EUR',
+      items: [rated(1, '0.05', null), rated(1, '0.05', 7), rated(1, '0.05', null), rated(1, 1, null, false)],
+      taxRate: 19,
+    });
+    expect(t.taxGroups.map((g) => [g.taxable, g.rate.toString(), g.basis.toString(), g.tax.toString(), g.lines])).toEqual([
+      [true, '19', '0.10', '0.02', [0, 2]],
+      [true, '7', '0.05', '0.00', [1]],
+      [false, '0', '1.00', '0.00', [3]],
+    ]);
+    expect(t.tax.toString()).toBe('0.02');
+    expect(t.lines.map((l) => l.taxRate.toString())).toEqual(['19', '7', '19', '0']);
+  });
+
+  it('spreads the discount before grouping, so each group is taxed after its share', () => {
+    const t = computeTotals({
+      currency: 'EUR',
+      items: [rated(1, 100, 19), rated(1, 100, 7), rated(1, 100, null, false)],
+      discount: { type: 'percent', value: 10 },
+      taxRate: 19,
+    });
+    expect(t.taxGroups.map((g) => [g.rate.toString(), g.amount.toString(), g.discount.toString(), g.tax.toString()])).toEqual([
+      ['19', '100.00', '10.00', '17.10'],
+      ['7', '100.00', '10.00', '6.30'],
+      ['0', '100.00', '10.00', '0.00'],
+    ]);
+    expect(t.json.totals).toEqual({ subtotal: 300, discount: 30, tax: 23.4, total: 293.4, paid: 0, credited: 0, due: 293.4 });
+  });
+
+  it('is exact in JPY and KWD', () => {
+    const jpy = computeTotals({ currency: 'JPY', items: [rated(3, 333, 10), rated(1, 999, 8)], taxRate: 10 });
+    expect(jpy.taxGroups.map((g) => g.tax.toString())).toEqual(['100', '80']); // 99.9, 79.92
+    const kwd = computeTotals({ currency: 'KWD', items: [rated(1, '1.2345', 5), rated(1, '0.333', '2.5')] });
+    expect(kwd.taxGroups.map((g) => g.tax.toString())).toEqual(['0.062', '0.008']); // 0.06175, 0.008325
+  });
+
+  it('refuses a rate on a non-taxable item and rates that are not percentages', () => {
+    expect(() => computeTotals({ currency: 'USD', items: [rated(1, 1, 5, false)] })).toThrow(
+      'items[0].tax_rate is set on an item that is not taxable.',
+    );
+    expect(() => computeTotals({ currency: 'USD', items: [rated(1, 1, 101)] })).toThrow('items[0].tax_rate must be at most 100.');
+    expect(() => computeTotals({ currency: 'USD', items: [rated(1, 1, '1.00001')] })).toThrow(InvalidAmountError);
   });
 });

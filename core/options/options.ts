@@ -1,8 +1,9 @@
-import { audit, type Actor } from '../audit.ts';
+import { audit, type Actor } from '../audit/audit.ts';
 import type { Database, Tx } from '../db/database.ts';
 import { BillingError } from '../errors.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import { describeErrors, validator } from '../validation/ajv.ts';
+import { describeTextProblem, textProblem } from '../validation/text.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
 import { bumpRevision } from '../db/revision.ts';
 import type { OptionMap, SettingSchema, SettingsDeclaration } from './option-map.ts';
@@ -47,7 +48,9 @@ export class OptionsStore {
   /** Caches while `feed` is live; forgets on every change it reports. */
   attachFeed(feed: ChangeFeed): void {
     this.feed = feed;
-    feed.subscribe((topic) => { if (topic === 'options' || topic === 'reset') this.forget(); });
+    feed.subscribe((topic) => {
+      if (topic === 'options' || topic === 'reset') this.forget();
+    });
   }
 
   private forget(): void {
@@ -71,7 +74,9 @@ export class OptionsStore {
       return this.stored;
     }
     const rows = await (tx ?? this.db).query<{ key: string; value: unknown }>(
-      'select key, value from billing_options where key = any($1)', [keys]);
+      'select key, value from billing_options where key = any($1)',
+      [keys],
+    );
     return new Map(rows.map((r) => [r.key, r.value]));
   }
 
@@ -107,17 +112,27 @@ export class OptionsStore {
     const decl = this.require(key);
     const check = validator(decl.schema);
     if (!check(value)) throw new BillingError('billing_invalid_option', `${key} ${describeErrors(check.errors)}`, { key });
-    const old = await this.db.transaction(async (tx) => {
+    const problem = textProblem(value, key);
+    if (problem) throw new BillingError('billing_invalid_option', describeTextProblem(problem), { key });
+    await this.db.transaction(async (tx) => {
       const prior = await tx.query<{ value: unknown }>('select value from billing_options where key = $1 for update', [key]);
-      await tx.query(`insert into billing_options (key, value, updated_at) values ($1, $2, now())
-                      on conflict (key) do update set value = excluded.value, updated_at = now()`, [key, JSON.stringify(value)]);
+      await tx.query(
+        `insert into billing_options (key, value, updated_at) values ($1, $2, now())
+                      on conflict (key) do update set value = excluded.value, updated_at = now()`,
+        [key, JSON.stringify(value)],
+      );
       await bumpRevision(tx, 'options');
       const oldValue = prior.length ? prior[0]!.value : decl.schema.default;
-      await audit(tx, actor, { action: 'option.set', objectType: 'option', objectId: key, details: decl.schema.secret ? {} : { old: oldValue, new: value } });
-      return oldValue;
+      // this instance's copy goes before the listeners run, so they read the new value
+      tx.afterCommit(() => this.forget());
+      await this.hooks.fire(tx, 'billing_option_updated', key, oldValue, value);
+      await audit(tx, actor, {
+        action: 'option.set',
+        objectType: 'option',
+        objectId: key,
+        details: decl.schema.secret ? {} : { old: oldValue, new: value },
+      });
     });
-    this.forget();
-    await this.hooks.doAction('billing_option_updated', key, old, value);
   }
 
   /** Back to the declared default. */
@@ -127,21 +142,23 @@ export class OptionsStore {
       await tx.query('delete from billing_options where key = $1', [key]);
       await bumpRevision(tx, 'options');
       await audit(tx, actor, { action: 'option.delete', objectType: 'option', objectId: key });
+      tx.afterCommit(() => this.forget());
+      await this.hooks.fire(tx, 'billing_option_updated', key, undefined, decl.schema.default);
     });
-    this.forget();
-    await this.hooks.doAction('billing_option_updated', key, undefined, decl.schema.default);
   }
 
   async list(): Promise<OptionRow[]> {
     const rows = await this.db.query<{ key: string; value: unknown }>('select key, value from billing_options');
     const stored = new Map(rows.map((r) => [r.key, r.value]));
-    return [...this.declared].sort(([a], [b]) => a.localeCompare(b)).map(([key, d]) => ({
-      key,
-      value: stored.has(key) ? stored.get(key) : d.schema.default,
-      owner: d.owner,
-      isDefault: !stored.has(key),
-      secret: Boolean(d.schema.secret),
-    }));
+    return [...this.declared]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([key, d]) => ({
+        key,
+        value: stored.has(key) ? stored.get(key) : d.schema.default,
+        owner: d.owner,
+        isDefault: !stored.has(key),
+        secret: Boolean(d.schema.secret),
+      }));
   }
 
   /** Turns the text of `billing option set key value` into a value of the declared type. */

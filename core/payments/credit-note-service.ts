@@ -1,16 +1,17 @@
-import { audit, type Actor } from '../audit.ts';
+import { audit, type Actor } from '../audit/audit.ts';
 import type { Database } from '../db/database.ts';
 import { DOCUMENT_COLUMNS, documentFromRow, type BillingDocument } from '../documents/document.ts';
 import { documentPdf } from '../documents/document-pdf.ts';
 import { newAccessKey } from '../documents/document-service.ts';
 import type { InvoiceService } from '../documents/invoice-service.ts';
 import { takeNumber } from '../documents/numbering.ts';
-import { siteDate } from '../documents/site-time.ts';
+import { siteDate } from '../time/site-time.ts';
 import { BillingError } from '../errors.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import { InvalidAmountError, Money, type CurrencyCode } from '../money/index.ts';
 import type { OptionsStore } from '../options/options.ts';
 import type { PdfRenderer, RenderedPdf } from '../pdf/index.ts';
+import { creditParts } from '../tax/index.ts';
 import { invalidParam } from '../validation/invalid-param.ts';
 import { amountExceeds, invalidState, notFound } from './payment-core.ts';
 import { lockInvoice, settleInvoice } from './settlement.ts';
@@ -42,7 +43,11 @@ export class CreditNoteService {
     this.d = deps;
   }
 
-  async create(invoiceId: number, input: CreditNoteInput, actor: Actor): Promise<{ creditNote: BillingDocument; invoice: BillingDocument }> {
+  async create(
+    invoiceId: number,
+    input: CreditNoteInput,
+    actor: Actor,
+  ): Promise<{ creditNote: BillingDocument; invoice: BillingDocument }> {
     const reason = typeof input.reason === 'string' ? input.reason.trim() : '';
     if (!reason) throw invalidParam('reason', 'A credit note needs a reason.');
     return this.d.db.transaction(async (tx) => {
@@ -55,36 +60,78 @@ export class CreditNoteService {
       const total = Money.parse(invoice.totals.total, currency);
       const left = total.minus(Money.parse(invoice.totals.credited, currency));
       if (amount.greaterThan(left)) {
-        throw amountExceeds(`The credit note (${amount}) is above what is left to credit on ${invoice.number} (${left} ${currency}).`, left);
+        throw amountExceeds(
+          `The credit note (${amount}) is above what is left to credit on ${invoice.number} (${left} ${currency}).`,
+          left,
+        );
       }
-      // the credited amount carries the invoice's tax in proportion, so the note restates both parts
-      const [net, tax] = amount.allocate([total.minus(Money.parse(invoice.totals.tax, currency)), Money.parse(invoice.totals.tax, currency)]) as [Money, Money];
+      // the credited amount carries the invoice's tax in proportion, per category and rate, so the note
+      // restates both parts of each
+      const parts = creditParts(amount, invoice.taxBreakdown);
+      const net = Money.sum(
+        parts.map((p) => p.net),
+        currency,
+      );
+      const tax = Money.sum(
+        parts.map((p) => p.tax),
+        currency,
+      );
       const o = await this.d.options.getMany(['timezone'], tx);
       const number = await takeNumber(tx, this.d.options, 'credit_note');
-      const item = {
-        name: `Credit on invoice ${invoice.number}`, description: reason, quantity: '1', price: net.toString(), amount: net.toString(),
-        taxable: tax.isPositive(),
-      };
+      const items = parts.map((p) => ({
+        name: `Credit on invoice ${invoice.number}${parts.length > 1 ? ` (${p.entry.category} ${p.entry.rate} %)` : ''}`,
+        description: reason,
+        quantity: '1',
+        price: p.net.toString(),
+        amount: p.net.toString(),
+        taxable: p.entry.category === 'S' || p.entry.category === 'Z' || p.tax.isPositive(),
+        ...((p.entry.category === 'S' || p.entry.category === 'Z') && p.entry.rate !== invoice.tax.rate ? { tax_rate: p.entry.rate } : {}),
+      }));
       const cols: Record<string, unknown> = {
-        kind: 'credit_note', number, status: 'issued', title: '', currency, issue_date: siteDate(new Date(), o.timezone),
-        client_id: invoice.clientId, customer_name: invoice.customer.name, customer_email: invoice.customer.email,
-        customer_country: invoice.customer.country, customer_vat: invoice.customer.vat, customer_company: invoice.customer.company,
-        customer_address: invoice.customer.address, items: JSON.stringify([item]), tax_category: invoice.tax.category,
-        tax_statement: invoice.tax.statement, tax_rate: invoice.tax.rate, subtotal: net.toString(), discount: Money.zero(currency).toString(),
-        tax: tax.toString(), total: amount.toString(), paid: Money.zero(currency).toString(), credited: Money.zero(currency).toString(),
-        due: Money.zero(currency).toString(), parent_id: invoice.id, reason, access_key: newAccessKey(), created_by: actor.id,
+        kind: 'credit_note',
+        number,
+        status: 'issued',
+        title: '',
+        currency,
+        issue_date: siteDate(new Date(), o.timezone),
+        client_id: invoice.clientId,
+        customer_name: invoice.customer.name,
+        customer_email: invoice.customer.email,
+        customer_country: invoice.customer.country,
+        customer_vat: invoice.customer.vat,
+        customer_company: invoice.customer.company,
+        customer_address: invoice.customer.address,
+        items: JSON.stringify(items),
+        tax_category: invoice.tax.category,
+        tax_statement: invoice.tax.statement,
+        tax_rate: invoice.tax.rate,
+        tax_breakdown: JSON.stringify(parts.map((p) => p.entry)),
+        subtotal: net.toString(),
+        discount: Money.zero(currency).toString(),
+        tax: tax.toString(),
+        total: amount.toString(),
+        paid: Money.zero(currency).toString(),
+        credited: Money.zero(currency).toString(),
+        due: Money.zero(currency).toString(),
+        parent_id: invoice.id,
+        reason,
+        access_key: newAccessKey(),
+        created_by: actor.id,
       };
       const names = Object.keys(cols);
       const rows = await tx.query(
         `insert into billing_documents (${names.join(', ')}) values (${names.map((_, i) => `$${i + 1}`).join(', ')}) returning ${DOCUMENT_COLUMNS}`,
-        Object.values(cols));
+        Object.values(cols),
+      );
       const creditNote = documentFromRow(rows[0]!);
       await audit(tx, actor, {
-        action: 'credit_note.create', objectType: 'credit_note', objectId: creditNote.id,
+        action: 'credit_note.create',
+        objectType: 'credit_note',
+        objectId: creditNote.id,
         details: { number, invoice_id: invoice.id, amount: amount.toString(), reason },
       });
       const settled = await settleInvoice(tx, this.d.invoices, invoice, actor, { credits: true });
-      tx.afterCommit(() => this.d.hooks.doAction('billing_credit_note_created', settled.id, settled, creditNote));
+      await this.d.hooks.fire(tx, 'billing_credit_note_created', settled.id, settled, creditNote);
       return { creditNote, invoice: settled };
     });
   }
@@ -93,14 +140,30 @@ export class CreditNoteService {
   async forInvoice(invoiceId: number): Promise<BillingDocument[]> {
     await this.d.invoices.get(invoiceId);
     const rows = await this.d.db.query(
-      `select ${DOCUMENT_COLUMNS} from billing_documents where kind = 'credit_note' and parent_id = $1 and trashed_at is null order by id`, [invoiceId]);
+      `select ${DOCUMENT_COLUMNS} from billing_documents where kind = 'credit_note' and parent_id = $1 and trashed_at is null order by id`,
+      [invoiceId],
+    );
     return rows.map(documentFromRow);
   }
 
+  /** The invoice a credit note belongs to (per-object capability checks), or null. */
+  async invoiceIdOf(id: number): Promise<number | null> {
+    if (!Number.isSafeInteger(id) || id < 1) return null;
+    const rows = await this.d.db.query<{ parent_id: string }>(
+      `select parent_id from billing_documents where id = $1 and kind = 'credit_note'`,
+      [id],
+    );
+    return rows.length ? Number(rows[0]!.parent_id) : null;
+  }
+
   async get(id: number): Promise<BillingDocument> {
-    const rows = Number.isSafeInteger(id) && id > 0
-      ? await this.d.db.query(`select ${DOCUMENT_COLUMNS} from billing_documents where id = $1 and kind = 'credit_note' and trashed_at is null`, [id])
-      : [];
+    const rows =
+      Number.isSafeInteger(id) && id > 0
+        ? await this.d.db.query(
+            `select ${DOCUMENT_COLUMNS} from billing_documents where id = $1 and kind = 'credit_note' and trashed_at is null`,
+            [id],
+          )
+        : [];
     if (!rows.length) throw new BillingError('billing_rest_not_found', 'No credit note has this id.');
     return documentFromRow(rows[0]!);
   }

@@ -3,8 +3,12 @@ import { Money } from '../money/index.ts';
 import { invoiceStatusAfter } from './invoice-status.ts';
 
 const usd = (v: string) => Money.parse(v, 'USD');
-const money = (paid: string, credited: string, due: string, received = Number(paid) > 0) =>
-  ({ paid: usd(paid), credited: usd(credited), due: usd(due), received });
+const money = (paid: string, credited: string, due: string, received = Number(paid) > 0) => ({
+  paid: usd(paid),
+  credited: usd(credited),
+  due: usd(due),
+  received,
+});
 
 describe('invoiceStatusAfter', () => {
   it('follows the money once issued', () => {

@@ -73,4 +73,31 @@ export const PAYMENT_MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    name: '0002_open_methods_and_gateway_inbox',
+    up: `
+      -- payment methods are an open registry (the offline ones and the active gateways'), checked by the
+      -- payment core; the database keeps only their shape
+      alter table billing_payments drop constraint billing_payments_method_check;
+      alter table billing_payments add constraint billing_payments_method_shape check (method ~ '^[a-z][a-z0-9_]{1,39}$');
+      create index billing_payments_pending on billing_payments (method, created_at) where status = 'pending';
+
+      -- the inbox: every verified gateway delivery, raw, stored before it is applied, so that it can be
+      -- replayed and the payment core's outcome for each of its events read later
+      create table billing_gateway_deliveries (
+        id bigserial primary key,
+        method text not null,
+        action text not null,
+        received_at timestamptz not null default now(),
+        headers jsonb not null,
+        body bytea not null,
+        status text not null default 'received'
+          check (status in ('received', 'applied', 'unreadable', 'unavailable', 'failed')),
+        outcomes jsonb,
+        error text,
+        applied_at timestamptz
+      );
+      create index billing_gateway_deliveries_method on billing_gateway_deliveries (method, id desc);
+    `,
+  },
 ];

@@ -3,13 +3,15 @@ import { invoiceRepresentation, representationContext } from '../documents/repre
 import type { AjaxAction, AjaxRequest } from '../http/ajax/ajax-action.ts';
 import type { ArgSchema } from '../http/rest/route.ts';
 import { checkFields } from '../validation/args.ts';
-import type { PaymentsContext } from './payments.ts';
+import type { PaymentsContext } from './index.ts';
 import { creditNoteRepresentation, paymentRepresentation } from './payment-representation.ts';
 import { CANCEL_ARGS, COMPLETE_PAYMENT_ARGS, CREDIT_NOTE_ARGS, RECORD_PAYMENT_ARGS, REFUND_ARGS } from './payment-schema.ts';
 import type { Payment } from './payment.ts';
 import type { RecordPaymentInput } from './payment-service.ts';
 
-const id = (name: string, what: string): Record<string, ArgSchema> => ({ [name]: { type: 'integer', minimum: 1, required: true, description: what } });
+const id = (name: string, what: string): Record<string, ArgSchema> => ({
+  [name]: { type: 'integer', minimum: 1, required: true, description: what },
+});
 
 const RECORD_FIELDS = { ...id('invoice_id', 'The invoice paid'), ...RECORD_PAYMENT_ARGS };
 const COMPLETE_FIELDS = { ...id('payment_id', 'The payment whose money has arrived'), ...COMPLETE_PAYMENT_ARGS };
@@ -19,7 +21,9 @@ const CANCEL_FIELDS = { ...id('id', 'The invoice to cancel'), ...CANCEL_ARGS };
 
 /** What each field of a declaration means, for docs/ajax.md. */
 const describe = (fields: Record<string, ArgSchema>): Record<string, string> =>
-  Object.fromEntries(Object.entries(fields).map(([k, a]) => [k, `${a.required ? 'required' : 'optional'}${a.description ? `: ${a.description}` : ''}`]));
+  Object.fromEntries(
+    Object.entries(fields).map(([k, a]) => [k, `${a.required ? 'required' : 'optional'}${a.description ? `: ${a.description}` : ''}`]),
+  );
 
 /**
  * The payment screens' admin-ajax actions (contract §6), with the fields of the REST bodies checked by
@@ -29,15 +33,17 @@ const describe = (fields: Record<string, ArgSchema>): Record<string, string> =>
  */
 export function paymentAjaxActions(d: PaymentsContext): AjaxAction[] {
   const tz = () => d.options.get('timezone');
-  const invoice = async (doc: BillingDocument, req: AjaxRequest) =>
-    invoiceRepresentation(doc, await representationContext(d, req));
-  const answer = async (p: { payment: Payment; invoice: BillingDocument }, req: AjaxRequest) =>
-    ({ payment: paymentRepresentation(p.payment, await tz()), invoice: await invoice(p.invoice, req) });
+  const invoice = async (doc: BillingDocument, req: AjaxRequest) => invoiceRepresentation(doc, await representationContext(d, req));
+  const answer = async (p: { payment: Payment; invoice: BillingDocument }, req: AjaxRequest) => ({
+    payment: paymentRepresentation(p.payment, await tz()),
+    invoice: await invoice(p.invoice, req),
+  });
 
   return [
     {
       action: 'billing_record_payment',
       capability: 'bill_record_payment',
+      object: { param: 'invoice_id' },
       fields: describe(RECORD_FIELDS),
       handler: async (req) => {
         const { invoice_id, ...input } = checkFields(RECORD_FIELDS, req.params);
@@ -48,6 +54,7 @@ export function paymentAjaxActions(d: PaymentsContext): AjaxAction[] {
     {
       action: 'billing_complete_payment',
       capability: 'bill_record_payment',
+      object: { param: 'payment_id', resolve: (id) => d.payments.invoiceIdOf(id) },
       fields: describe(COMPLETE_FIELDS),
       handler: async (req) => {
         const f = checkFields(COMPLETE_FIELDS, req.params);
@@ -57,6 +64,7 @@ export function paymentAjaxActions(d: PaymentsContext): AjaxAction[] {
     {
       action: 'billing_refund_payment',
       capability: 'bill_refund_payment',
+      object: { param: 'payment_id', resolve: (id) => d.payments.invoiceIdOf(id) },
       fields: describe(REFUND_FIELDS),
       handler: async (req) => {
         const f = checkFields(REFUND_FIELDS, req.params);
@@ -66,6 +74,7 @@ export function paymentAjaxActions(d: PaymentsContext): AjaxAction[] {
     {
       action: 'billing_create_credit_note',
       capability: 'bill_edit_invoice',
+      object: { param: 'invoice_id' },
       fields: describe(CREDIT_NOTE_FIELDS),
       handler: async (req) => {
         const f = checkFields(CREDIT_NOTE_FIELDS, req.params);
@@ -79,6 +88,7 @@ export function paymentAjaxActions(d: PaymentsContext): AjaxAction[] {
     {
       action: 'billing_cancel_invoice',
       capability: 'bill_edit_invoice',
+      object: { param: 'id' },
       fields: describe(CANCEL_FIELDS),
       handler: async (req) => {
         const f = checkFields(CANCEL_FIELDS, req.params);

@@ -1,4 +1,4 @@
-import { audit, type Actor } from '../audit.ts';
+import { audit, type Actor } from '../audit/audit.ts';
 import type { Database, Tx } from '../db/database.ts';
 import type { BillingDocument } from '../documents/document.ts';
 import type { InvoiceService } from '../documents/invoice-service.ts';
@@ -6,7 +6,15 @@ import { BillingError } from '../errors.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import { InvalidAmountError, Money, isCurrency, type CurrencyCode, type DecimalInput } from '../money/index.ts';
 import { invalidParam } from '../validation/invalid-param.ts';
-import { PAYMENT_COLUMNS, paymentFromRow, RECEIVED_STATUSES, type GatewayMethod, type Payment, type PaymentMethod } from './payment.ts';
+import {
+  isOffline,
+  PAYMENT_COLUMNS,
+  paymentFromRow,
+  RECEIVED_STATUSES,
+  type GatewayMethod,
+  type Payment,
+  type PaymentMethod,
+} from './payment.ts';
 import { lockInvoice, settleInvoice } from './settlement.ts';
 
 /** A payment named by its id or by its reference (what gateways carry in their metadata). */
@@ -56,6 +64,17 @@ export interface FailCommand extends Keyed {
   reason?: string;
 }
 
+/**
+ * A pending payment will not be paid (a checkout the gateway could not create, one replaced by a newer
+ * checkout, an abandoned one). Only a pending payment is cancelled; money that arrives for it later
+ * completes it all the same.
+ */
+export interface CancelCommand extends Keyed {
+  action: 'cancel';
+  payment: PaymentRef;
+  reason?: string;
+}
+
 /** Gives back `amount` of a received payment (at most what is left of it). */
 export interface RefundCommand extends Keyed {
   action: 'refund';
@@ -76,16 +95,17 @@ export interface RefundToCommand extends Keyed {
 }
 
 /** The closed set of things that can happen to a payment, whatever its source. */
-export type PaymentCommand = RecordCommand | CompleteCommand | FailCommand | RefundCommand | RefundToCommand;
+export type PaymentCommand = RecordCommand | CompleteCommand | FailCommand | CancelCommand | RefundCommand | RefundToCommand;
 
 /**
  * Who applies the command. `admin`: a user holding `bill_record_payment` / `bill_refund_payment`
  * (REST, AJAX, CLI, in-process code): any payment. `gateway`: a gateway plugin translating its events,
  * only for payments of its own method (so offline payments are completed only by an administrator).
  */
-export type PaymentOrigin =
-  | { channel: 'admin'; actor: Actor }
-  | { channel: 'gateway'; method: GatewayMethod; actor?: Actor };
+export type PaymentOrigin = { channel: 'admin'; actor: Actor } | { channel: 'gateway'; method: GatewayMethod; actor?: Actor };
+
+/** Whether a payment method exists now: an offline method or an active gateway's (an open registry). */
+export type MethodRegistry = (method: string) => boolean;
 
 /**
  * - `applied`: the command changed the payment (and the invoice's money and status).
@@ -122,11 +142,13 @@ export class PaymentCore {
   private readonly db: Database;
   private readonly hooks: HookRegistry;
   private readonly invoices: InvoiceService;
+  private readonly methods: MethodRegistry;
 
-  constructor(deps: { db: Database; hooks: HookRegistry; invoices: InvoiceService }) {
+  constructor(deps: { db: Database; hooks: HookRegistry; invoices: InvoiceService; methods?: MethodRegistry }) {
     this.db = deps.db;
     this.hooks = deps.hooks;
     this.invoices = deps.invoices;
+    this.methods = deps.methods ?? isOffline;
   }
 
   /**
@@ -151,7 +173,9 @@ export class PaymentCore {
       if (command.key !== undefined) {
         const stored = await tx.query(
           `insert into billing_payment_events (key, action, invoice_id, payment_id) values ($1, $2, $3, $4)
-           on conflict (key) do nothing returning key`, [command.key, command.action, invoice.id, located.id]);
+           on conflict (key) do nothing returning key`,
+          [command.key, command.action, invoice.id, located.id],
+        );
         if (!stored.length) return this.duplicate(tx, command.key, invoice);
       }
       // read after the lock: every write to a payment holds its invoice's lock, so this is current
@@ -160,10 +184,15 @@ export class PaymentCore {
         return { result: 'ignored', payment, invoice, note: `payment ${payment.reference} is not a ${origin.method} payment` };
       }
       switch (command.action) {
-        case 'complete': return this.complete(tx, command, invoice, payment, actor);
-        case 'fail': return this.fail(tx, command, invoice, payment, actor);
+        case 'complete':
+          return this.complete(tx, command, invoice, payment, actor);
+        case 'fail':
+          return this.fail(tx, command, invoice, payment, actor);
+        case 'cancel':
+          return this.cancel(tx, command, invoice, payment, actor);
         case 'refund':
-        case 'refund_to': return this.refund(tx, command, origin, invoice, payment, actor);
+        case 'refund_to':
+          return this.refund(tx, command, origin, invoice, payment, actor);
       }
     });
   }
@@ -184,9 +213,12 @@ export class PaymentCore {
       }
       const voided = await tx.query<{ reference: string }>(
         `update billing_payments set status = 'cancelled', updated_at = now() where invoice_id = $1 and status = 'pending' returning reference`,
-        [invoice.id]);
+        [invoice.id],
+      );
       await audit(tx, actor, {
-        action: 'invoice.cancel', objectType: 'invoice', objectId: invoice.id,
+        action: 'invoice.cancel',
+        objectType: 'invoice',
+        objectId: invoice.id,
         details: { reason, cancelled_payments: voided.map((r) => r.reference) },
       });
       return this.invoices.setStatus(tx, invoice, 'cancelled', actor);
@@ -197,6 +229,7 @@ export class PaymentCore {
     if (origin.channel === 'gateway' && cmd.method !== origin.method) {
       throw new BillingError('billing_invalid_argument', `${origin.method} can only record ${origin.method} payments.`);
     }
+    if (!this.methods(cmd.method)) throw invalidParam('method', `There is no payment method ${cmd.method} (or its gateway is not active).`);
     const invoice = await lockInvoice(tx, cmd.invoiceId);
     if (!invoice || (origin.channel === 'admin' && invoice.trashed)) return missing(origin, 'invoice');
     let id: number | null = null;
@@ -204,7 +237,8 @@ export class PaymentCore {
       const stored = await tx.query<{ payment_id: string }>(
         `insert into billing_payment_events (key, action, invoice_id, payment_id)
          values ($1, 'record', $2, nextval('billing_payments_id_seq')) on conflict (key) do nothing returning payment_id`,
-        [cmd.key, invoice.id]);
+        [cmd.key, invoice.id],
+      );
       if (!stored.length) return this.duplicate(tx, cmd.key, invoice);
       id = Number(stored[0]!.payment_id);
     }
@@ -225,7 +259,8 @@ export class PaymentCore {
     }
     if (origin.channel === 'admin') {
       const due = money(invoice.totals.due, invoice.currency);
-      if (amount.greaterThan(due)) throw amountExceeds(`The payment (${amount}) is above the amount due (${due} ${invoice.currency}).`, due);
+      if (amount.greaterThan(due))
+        throw amountExceeds(`The payment (${amount}) is above the amount due (${due} ${invoice.currency}).`, due);
     }
 
     const rows = await tx.query(
@@ -235,12 +270,35 @@ export class PaymentCore {
               $9, $10, $11, case when $6 = 'completed' then now() end, $12
          from (select coalesce($1::bigint, nextval('billing_payments_id_seq')) as n) s
        returning ${PAYMENT_COLUMNS}`,
-      [id, invoice.id, amount.toString(), currency, cmd.method, status, cmd.transactionId || null, cmd.date ?? null,
-        cmd.notes ?? '', review, actor.id, Money.zero(currency).toString()]);
+      [
+        id,
+        invoice.id,
+        amount.toString(),
+        currency,
+        cmd.method,
+        status,
+        cmd.transactionId || null,
+        cmd.date ?? null,
+        cmd.notes ?? '',
+        review,
+        actor.id,
+        Money.zero(currency).toString(),
+      ],
+    );
     const payment = paymentFromRow(rows[0]!);
     await audit(tx, actor, {
-      action: 'payment.record', objectType: 'payment', objectId: payment.id,
-      details: { invoice_id: invoice.id, reference: payment.reference, amount: payment.amount, currency, method: payment.method, status, key: cmd.key ?? null },
+      action: 'payment.record',
+      objectType: 'payment',
+      objectId: payment.id,
+      details: {
+        invoice_id: invoice.id,
+        reference: payment.reference,
+        amount: payment.amount,
+        currency,
+        method: payment.method,
+        status,
+        key: cmd.key ?? null,
+      },
     });
     if (review) {
       await audit(tx, actor, { action: 'payment.review', objectType: 'payment', objectId: payment.id, details: { reason: review } });
@@ -251,20 +309,33 @@ export class PaymentCore {
   }
 
   private async complete(tx: Tx, cmd: CompleteCommand, invoice: BillingDocument, payment: Payment, actor: Actor): Promise<PaymentOutcome> {
-    if (RECEIVED_STATUSES.includes(payment.status)) return { result: 'unchanged', payment, invoice, note: `payment ${payment.reference} is already ${payment.status}` };
+    if (RECEIVED_STATUSES.includes(payment.status))
+      return { result: 'unchanged', payment, invoice, note: `payment ${payment.reference} is already ${payment.status}` };
     const mismatch = this.mismatch(cmd, payment);
     if (mismatch) {
-      const rows = await tx.query(`update billing_payments set review = $2, updated_at = now() where id = $1 returning ${PAYMENT_COLUMNS}`, [payment.id, mismatch]);
-      await audit(tx, actor, { action: 'payment.review', objectType: 'payment', objectId: payment.id, details: { reason: mismatch, key: cmd.key ?? null } });
+      const rows = await tx.query(
+        `update billing_payments set review = $2, updated_at = now() where id = $1 returning ${PAYMENT_COLUMNS}`,
+        [payment.id, mismatch],
+      );
+      await audit(tx, actor, {
+        action: 'payment.review',
+        objectType: 'payment',
+        objectId: payment.id,
+        details: { reason: mismatch, key: cmd.key ?? null },
+      });
       return { result: 'review', payment: paymentFromRow(rows[0]!), invoice, note: mismatch };
     }
     const rows = await tx.query(
       `update billing_payments set status = 'completed', completed_at = now(), date = coalesce($2::timestamptz, now()),
               transaction_id = coalesce($3, transaction_id), review = null, updated_at = now()
-        where id = $1 returning ${PAYMENT_COLUMNS}`, [payment.id, cmd.date ?? null, cmd.transactionId || null]);
+        where id = $1 returning ${PAYMENT_COLUMNS}`,
+      [payment.id, cmd.date ?? null, cmd.transactionId || null],
+    );
     const completed = paymentFromRow(rows[0]!);
     await audit(tx, actor, {
-      action: 'payment.complete', objectType: 'payment', objectId: payment.id,
+      action: 'payment.complete',
+      objectType: 'payment',
+      objectId: payment.id,
       details: { invoice_id: invoice.id, reference: payment.reference, from: payment.status, amount: payment.amount, key: cmd.key ?? null },
     });
     return this.received(tx, invoice, completed, actor);
@@ -292,14 +363,15 @@ export class PaymentCore {
       // money is always recorded; a person has to decide what to do with it (usually a refund)
       await audit(tx, actor, {
         action: invoice.trashed ? 'payment.received_for_trashed_invoice' : 'payment.received_after_cancellation',
-        objectType: 'payment', objectId: payment.id,
+        objectType: 'payment',
+        objectId: payment.id,
         details: { invoice_id: invoice.id, reference: payment.reference, amount: payment.amount, currency: payment.currency },
       });
     }
     const settled = await settleInvoice(tx, this.invoices, invoice, actor);
-    tx.afterCommit(() => this.hooks.doAction('billing_payment_completed', settled.id, settled, payment));
+    await this.hooks.fire(tx, 'billing_payment_completed', settled.id, settled, payment);
     if (!money(settled.totals.due, settled.currency).isZero()) {
-      tx.afterCommit(() => this.hooks.doAction('billing_payment_received', settled.id, settled, payment));
+      await this.hooks.fire(tx, 'billing_payment_received', settled.id, settled, payment);
     }
     return { result: 'applied', payment, invoice: settled };
   }
@@ -307,26 +379,62 @@ export class PaymentCore {
   private async fail(tx: Tx, cmd: FailCommand, invoice: BillingDocument, payment: Payment, actor: Actor): Promise<PaymentOutcome> {
     if (RECEIVED_STATUSES.includes(payment.status)) {
       await audit(tx, actor, {
-        action: 'payment.fail_ignored', objectType: 'payment', objectId: payment.id,
+        action: 'payment.fail_ignored',
+        objectType: 'payment',
+        objectId: payment.id,
         details: { reference: payment.reference, status: payment.status, reason: cmd.reason ?? '', key: cmd.key ?? null },
       });
-      return { result: 'ignored', payment, invoice, note: `payment ${payment.reference} is ${payment.status}: a received payment never goes back` };
+      return {
+        result: 'ignored',
+        payment,
+        invoice,
+        note: `payment ${payment.reference} is ${payment.status}: a received payment never goes back`,
+      };
     }
-    if (payment.status !== 'pending') return { result: 'unchanged', payment, invoice, note: `payment ${payment.reference} is already ${payment.status}` };
-    const rows = await tx.query(`update billing_payments set status = 'failed', updated_at = now() where id = $1 returning ${PAYMENT_COLUMNS}`, [payment.id]);
+    if (payment.status !== 'pending')
+      return { result: 'unchanged', payment, invoice, note: `payment ${payment.reference} is already ${payment.status}` };
+    const rows = await tx.query(
+      `update billing_payments set status = 'failed', updated_at = now() where id = $1 returning ${PAYMENT_COLUMNS}`,
+      [payment.id],
+    );
     const failed = paymentFromRow(rows[0]!);
     await audit(tx, actor, {
-      action: 'payment.fail', objectType: 'payment', objectId: payment.id,
+      action: 'payment.fail',
+      objectType: 'payment',
+      objectId: payment.id,
       details: { invoice_id: invoice.id, reference: payment.reference, reason: cmd.reason ?? '', key: cmd.key ?? null },
     });
-    tx.afterCommit(() => this.hooks.doAction('billing_payment_failed', invoice.id, invoice, failed));
+    await this.hooks.fire(tx, 'billing_payment_failed', invoice.id, invoice, failed);
     return { result: 'applied', payment: failed, invoice };
   }
 
-  private async refund(tx: Tx, cmd: RefundCommand | RefundToCommand, origin: PaymentOrigin, invoice: BillingDocument,
-    payment: Payment, actor: Actor): Promise<PaymentOutcome> {
+  private async cancel(tx: Tx, cmd: CancelCommand, invoice: BillingDocument, payment: Payment, actor: Actor): Promise<PaymentOutcome> {
+    if (payment.status !== 'pending')
+      return { result: 'unchanged', payment, invoice, note: `payment ${payment.reference} is ${payment.status}` };
+    const rows = await tx.query(
+      `update billing_payments set status = 'cancelled', updated_at = now() where id = $1 returning ${PAYMENT_COLUMNS}`,
+      [payment.id],
+    );
+    await audit(tx, actor, {
+      action: 'payment.cancel',
+      objectType: 'payment',
+      objectId: payment.id,
+      details: { invoice_id: invoice.id, reference: payment.reference, reason: cmd.reason ?? '', key: cmd.key ?? null },
+    });
+    return { result: 'applied', payment: paymentFromRow(rows[0]!), invoice };
+  }
+
+  private async refund(
+    tx: Tx,
+    cmd: RefundCommand | RefundToCommand,
+    origin: PaymentOrigin,
+    invoice: BillingDocument,
+    payment: Payment,
+    actor: Actor,
+  ): Promise<PaymentOutcome> {
     if (!RECEIVED_STATUSES.includes(payment.status)) {
-      if (origin.channel === 'gateway') return { result: 'ignored', payment, invoice, note: `payment ${payment.reference} is ${payment.status}: nothing to refund` };
+      if (origin.channel === 'gateway')
+        return { result: 'ignored', payment, invoice, note: `payment ${payment.reference} is ${payment.status}: nothing to refund` };
       throw invalidState(`Payment ${payment.reference} is ${payment.status}: only received money can be refunded.`);
     }
     const currency = payment.currency as CurrencyCode;
@@ -346,19 +454,34 @@ export class PaymentCore {
     }
     const reason = (cmd.reason ?? '').trim() || (origin.channel === 'gateway' ? `refunded through ${origin.method}` : '');
     if (!reason) throw invalidParam('reason', 'A refund needs a reason.');
-    await tx.query('insert into billing_payment_refunds (payment_id, amount, reason, actor) values ($1, $2, $3, $4)',
-      [payment.id, give.toString(), reason, actor.name]);
+    await tx.query('insert into billing_payment_refunds (payment_id, amount, reason, actor) values ($1, $2, $3, $4)', [
+      payment.id,
+      give.toString(),
+      reason,
+      actor.name,
+    ]);
     const rows = await tx.query(
       `update billing_payments set refunded = refunded + $2::numeric,
               status = case when refunded + $2::numeric = amount then 'refunded' else status end, updated_at = now()
-        where id = $1 returning ${PAYMENT_COLUMNS}`, [payment.id, give.toString()]);
+        where id = $1 returning ${PAYMENT_COLUMNS}`,
+      [payment.id, give.toString()],
+    );
     const after = paymentFromRow(rows[0]!);
     await audit(tx, actor, {
-      action: 'payment.refund', objectType: 'payment', objectId: payment.id,
-      details: { invoice_id: invoice.id, reference: payment.reference, amount: give.toString(), refunded: after.refunded, reason, key: cmd.key ?? null },
+      action: 'payment.refund',
+      objectType: 'payment',
+      objectId: payment.id,
+      details: {
+        invoice_id: invoice.id,
+        reference: payment.reference,
+        amount: give.toString(),
+        refunded: after.refunded,
+        reason,
+        key: cmd.key ?? null,
+      },
     });
     const settled = await settleInvoice(tx, this.invoices, invoice, actor);
-    tx.afterCommit(() => this.hooks.doAction('billing_payment_refunded', settled.id, settled, after));
+    await this.hooks.fire(tx, 'billing_payment_refunded', settled.id, settled, after);
     return { result: 'applied', payment: after, invoice: settled };
   }
 
@@ -366,7 +489,9 @@ export class PaymentCore {
     const byId = 'id' in ref;
     if (byId ? !Number.isSafeInteger(ref.id) || ref.id < 1 : typeof ref.reference !== 'string') return null;
     const rows = await tx.query<{ id: string; invoice_id: string }>(
-      `select id, invoice_id from billing_payments where ${byId ? 'id' : 'reference'} = $1`, [byId ? ref.id : ref.reference]);
+      `select id, invoice_id from billing_payments where ${byId ? 'id' : 'reference'} = $1`,
+      [byId ? ref.id : ref.reference],
+    );
     return rows.length ? { id: Number(rows[0]!.id), invoiceId: Number(rows[0]!.invoice_id) } : null;
   }
 

@@ -1,5 +1,5 @@
 import type { BillingDocument } from '../documents/document.ts';
-import { siteDateTime } from '../documents/site-time.ts';
+import { siteDateTime } from '../time/site-time.ts';
 import { Money, isCurrency } from '../money/index.ts';
 import type { Payment } from './payment.ts';
 

@@ -1,18 +1,26 @@
 import { invalidParam } from '../validation/invalid-param.ts';
-import { pdfResponse } from '../documents/document-routes.ts';
+import { pdfResponse } from '../http/rest/pdf-response.ts';
 import { invoiceRepresentation, representationContext } from '../documents/representation.ts';
 import { COLLECTION_ARGS, collectionResponse, pageWindow } from '../http/rest/pagination.ts';
 import { RestResponse, type ArgSchema, type RestRequest, type RestRoute } from '../http/rest/route.ts';
-import type { PaymentsContext } from './payments.ts';
+import type { PaymentsContext } from './index.ts';
 import { creditNoteRepresentation, paymentRepresentation } from './payment-representation.ts';
 import {
-  CANCEL_ARGS, COMPLETE_PAYMENT_ARGS, CREDIT_NOTE_ARGS, CREDIT_NOTE_SCHEMA, PAYMENT_LIST_FILTERS, PAYMENT_SCHEMA, RECORD_PAYMENT_ARGS,
+  CANCEL_ARGS,
+  COMPLETE_PAYMENT_ARGS,
+  CREDIT_NOTE_ARGS,
+  CREDIT_NOTE_SCHEMA,
+  PAYMENT_LIST_FILTERS,
+  PAYMENT_SCHEMA,
+  RECORD_PAYMENT_ARGS,
   REFUND_ARGS,
 } from './payment-schema.ts';
 import type { Payment } from './payment.ts';
 import type { RecordPaymentInput } from './payment-service.ts';
 
-const ID = (what: string): Record<string, ArgSchema> => ({ id: { type: 'integer', minimum: 1, required: true, description: `Unique identifier of the ${what}.` } });
+const ID = (what: string): Record<string, ArgSchema> => ({
+  id: { type: 'integer', minimum: 1, required: true, description: `Unique identifier of the ${what}.` },
+});
 const INVOICE = '/invoices/(?P<id>[\\d]+)';
 const PAYMENT = '/payments/(?P<id>[\\d]+)';
 const CREDIT_NOTE = '/credit-notes/(?P<id>[\\d]+)';
@@ -24,10 +32,18 @@ const CREDIT_NOTE = '/credit-notes/(?P<id>[\\d]+)';
  * `bill_edit_invoice`; cancelling an invoice `bill_edit_invoice`.
  */
 export function paymentRoutes(d: PaymentsContext): RestRoute[] {
+  // every route names one document: an invoice, a payment's invoice or a credit note's invoice
+  const invoiceObject = { param: 'id' };
+  const paymentObject = { param: 'id', resolve: (id: number) => d.payments.invoiceIdOf(id) };
+  const creditNoteObject = { param: 'id', resolve: (id: number) => d.creditNotes.invoiceIdOf(id) };
   const tz = () => d.options.get('timezone');
   const many = async (req: RestRequest, items: Payment[], total: number) => {
     const timezone = await tz();
-    return collectionResponse(req, items.map((p) => paymentRepresentation(p, timezone)), total);
+    return collectionResponse(
+      req,
+      items.map((p) => paymentRepresentation(p, timezone)),
+      total,
+    );
   };
   const one = async (p: Payment, status = 200, headers: Record<string, string> = {}) =>
     new RestResponse(paymentRepresentation(p, await tz()), status, headers);
@@ -45,14 +61,21 @@ export function paymentRoutes(d: PaymentsContext): RestRoute[] {
         const p = req.params;
         const { page, perPage } = pageWindow(p);
         const { items, total } = await d.payments.list({
-          page, per_page: perPage, search: p.search || undefined, status: p.status, method: p.method, invoice_id: p.invoice_id,
-          after: p.after, before: p.before,
+          page,
+          per_page: perPage,
+          search: p.search || undefined,
+          status: p.status,
+          method: p.method,
+          invoice_id: p.invoice_id,
+          after: p.after,
+          before: p.before,
         });
         return many(req, items, total);
       },
     },
     {
       path: PAYMENT,
+      object: paymentObject,
       methods: 'GET',
       capability: 'bill_view_payments',
       args: ID('payment'),
@@ -62,22 +85,30 @@ export function paymentRoutes(d: PaymentsContext): RestRoute[] {
     },
     {
       path: `${INVOICE}/payments`,
+      object: invoiceObject,
       methods: 'GET',
       capability: 'bill_view_payments',
       args: { ...ID('invoice'), ...COLLECTION_ARGS, ...PAYMENT_LIST_FILTERS },
       schema: PAYMENT_SCHEMA,
-      description: 'An invoice\'s payments, latest first.',
+      description: "An invoice's payments, latest first.",
       handler: async (req) => {
         const p = req.params;
         const { page, perPage } = pageWindow(p);
         const { items, total } = await d.payments.forInvoice(p.id, {
-          page, per_page: perPage, search: p.search || undefined, status: p.status, method: p.method, after: p.after, before: p.before,
+          page,
+          per_page: perPage,
+          search: p.search || undefined,
+          status: p.status,
+          method: p.method,
+          after: p.after,
+          before: p.before,
         });
         return many(req, items, total);
       },
     },
     {
       path: `${INVOICE}/payments`,
+      object: invoiceObject,
       methods: 'POST',
       capability: 'bill_record_payment',
       args: { ...ID('invoice'), ...RECORD_PAYMENT_ARGS },
@@ -91,6 +122,7 @@ export function paymentRoutes(d: PaymentsContext): RestRoute[] {
     },
     {
       path: `${PAYMENT}/complete`,
+      object: paymentObject,
       methods: 'POST',
       capability: 'bill_record_payment',
       args: { ...ID('payment'), ...COMPLETE_PAYMENT_ARGS },
@@ -99,51 +131,77 @@ export function paymentRoutes(d: PaymentsContext): RestRoute[] {
     },
     {
       path: `${PAYMENT}/refund`,
+      object: paymentObject,
       methods: 'POST',
       capability: 'bill_refund_payment',
       args: { ...ID('payment'), ...REFUND_ARGS },
       description: 'Refund a payment, fully or in part, with a reason.',
-      handler: async (req) => one((await d.payments.refund(req.params.id, {
-        amount: req.params.amount, reason: req.params.reason, idempotencyKey: idempotencyKey(req.headers['idempotency-key']),
-      }, req.actor)).payment),
+      handler: async (req) =>
+        one(
+          (
+            await d.payments.refund(
+              req.params.id,
+              {
+                amount: req.params.amount,
+                reason: req.params.reason,
+                idempotencyKey: idempotencyKey(req.headers['idempotency-key']),
+              },
+              req.actor,
+            )
+          ).payment,
+        ),
     },
     {
       path: `${INVOICE}/credit-notes`,
+      object: invoiceObject,
       methods: 'GET',
       capability: 'bill_view_invoices',
       args: { ...ID('invoice'), ...COLLECTION_ARGS },
       schema: CREDIT_NOTE_SCHEMA,
-      description: 'An invoice\'s credit notes, oldest first.',
+      description: "An invoice's credit notes, oldest first.",
       handler: async (req) => {
         const all = await d.creditNotes.forInvoice(req.params.id);
         const { offset, perPage } = pageWindow(req.params);
         const ctx = { baseUrl: d.config.baseUrl, timezone: await tz() };
-        return collectionResponse(req, all.slice(offset, offset + perPage).map((c) => creditNoteRepresentation(c, ctx)), all.length);
+        return collectionResponse(
+          req,
+          all.slice(offset, offset + perPage).map((c) => creditNoteRepresentation(c, ctx)),
+          all.length,
+        );
       },
     },
     {
       path: `${INVOICE}/credit-notes`,
+      object: invoiceObject,
       methods: 'POST',
       capability: 'bill_edit_invoice',
       args: { ...ID('invoice'), ...CREDIT_NOTE_ARGS },
       description: 'Issue a credit note against an invoice.',
       handler: async (req) => {
-        const { creditNote } = await d.creditNotes.create(req.params.id, { amount: req.params.amount, reason: req.params.reason }, req.actor);
-        return new RestResponse(creditNoteRepresentation(creditNote, { baseUrl: d.config.baseUrl, timezone: await tz() }), 201,
-          { Location: `${d.config.baseUrl}/wp-json/billing/v1/credit-notes/${creditNote.id}` });
+        const { creditNote } = await d.creditNotes.create(
+          req.params.id,
+          { amount: req.params.amount, reason: req.params.reason },
+          req.actor,
+        );
+        return new RestResponse(creditNoteRepresentation(creditNote, { baseUrl: d.config.baseUrl, timezone: await tz() }), 201, {
+          Location: `${d.config.baseUrl}/wp-json/billing/v1/credit-notes/${creditNote.id}`,
+        });
       },
     },
     {
       path: CREDIT_NOTE,
+      object: creditNoteObject,
       methods: 'GET',
       capability: 'bill_view_invoices',
       args: ID('credit note'),
       schema: CREDIT_NOTE_SCHEMA,
       description: 'One credit note.',
-      handler: async (req) => creditNoteRepresentation(await d.creditNotes.get(req.params.id), { baseUrl: d.config.baseUrl, timezone: await tz() }),
+      handler: async (req) =>
+        creditNoteRepresentation(await d.creditNotes.get(req.params.id), { baseUrl: d.config.baseUrl, timezone: await tz() }),
     },
     {
       path: `${CREDIT_NOTE}/pdf`,
+      object: creditNoteObject,
       methods: 'GET',
       capability: 'bill_view_invoices',
       args: ID('credit note'),
@@ -155,6 +213,7 @@ export function paymentRoutes(d: PaymentsContext): RestRoute[] {
     },
     {
       path: `${INVOICE}/cancel`,
+      object: invoiceObject,
       methods: 'POST',
       capability: 'bill_edit_invoice',
       args: { ...ID('invoice'), ...CANCEL_ARGS },
@@ -171,6 +230,7 @@ export function paymentRoutes(d: PaymentsContext): RestRoute[] {
 function idempotencyKey(header: string | string[] | undefined): string | undefined {
   if (header === undefined) return undefined;
   const key = Array.isArray(header) ? header[0] : header;
-  if (!key || !/^[\x21-\x7e]{1,100}$/.test(key)) throw invalidParam('Idempotency-Key', 'The Idempotency-Key header must be 1 to 100 visible ASCII characters.');
+  if (!key || !/^[\x21-\x7e]{1,100}$/.test(key))
+    throw invalidParam('Idempotency-Key', 'The Idempotency-Key header must be 1 to 100 visible ASCII characters.');
   return key;
 }

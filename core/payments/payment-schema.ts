@@ -1,6 +1,13 @@
 import type { ArgSchema } from '../http/rest/route.ts';
-import { SITE_DATE_TIME_PATTERN } from './payment-date.ts';
-import { PAYMENT_METHODS, PAYMENT_STATUSES } from './payment.ts';
+import { SITE_DATE_TIME_PATTERN } from '../time/payment-date.ts';
+import { METHOD_NAME, OFFLINE_METHODS, PAYMENT_STATUSES } from './payment.ts';
+
+/** A method's name; which methods exist (offline ones and the active gateways') the payment core checks. */
+const METHOD: ArgSchema = {
+  type: 'string',
+  pattern: METHOD_NAME.source,
+  description: `${OFFLINE_METHODS.join(', ')}, or an active gateway's method (gateway_a, …)`,
+};
 
 /**
  * The request fields of the money routes, as ajv schemas: REST validates with them, OPTIONS shows
@@ -9,23 +16,32 @@ import { PAYMENT_METHODS, PAYMENT_STATUSES } from './payment.ts';
  * currency, a real date, amounts against what is due) the services check with the same 400 shape.
  */
 const AMOUNT: ArgSchema = {
-  type: ['number', 'string'], required: true,
-  description: 'Greater than 0, with at most the decimals of the invoice\'s currency',
+  type: ['number', 'string'],
+  required: true,
+  description: "Greater than 0, with at most the decimals of the invoice's currency",
 };
 const REASON: ArgSchema = { type: 'string', required: true, minLength: 1, maxLength: 2000, pattern: '\\S', description: 'Why (required)' };
 const DATE: ArgSchema = {
-  type: 'string', pattern: SITE_DATE_TIME_PATTERN, description: 'Y-m-d H:i:s (or Y-m-d) in the site timezone; default now',
+  type: 'string',
+  pattern: SITE_DATE_TIME_PATTERN,
+  description: 'Y-m-d H:i:s (or Y-m-d) in the site timezone; default now',
 };
 
 export const RECORD_PAYMENT_ARGS: Record<string, ArgSchema> = {
   amount: AMOUNT,
-  method: { type: 'string', enum: [...PAYMENT_METHODS], required: true },
+  method: { ...METHOD, required: true },
   status: {
-    type: 'string', enum: ['pending', 'completed'], required: true,
+    type: 'string',
+    enum: ['pending', 'completed'],
+    required: true,
     description: 'pending: awaiting the money; completed: the money has arrived',
   },
   date: DATE,
-  transaction_id: { type: 'string', maxLength: 100, description: 'The bank\'s or gateway\'s id; recording it twice on one invoice records once' },
+  transaction_id: {
+    type: 'string',
+    maxLength: 100,
+    description: "The bank's or gateway's id; recording it twice on one invoice records once",
+  },
   notes: { type: 'string', maxLength: 5000 },
 };
 
@@ -40,7 +56,7 @@ export const REFUND_ARGS: Record<string, ArgSchema> = {
 };
 
 export const CREDIT_NOTE_ARGS: Record<string, ArgSchema> = {
-  amount: { ...AMOUNT, description: 'At most the invoice\'s total less what is already credited' },
+  amount: { ...AMOUNT, description: "At most the invoice's total less what is already credited" },
   reason: REASON,
 };
 
@@ -50,9 +66,17 @@ export const CANCEL_ARGS: Record<string, ArgSchema> = {
 
 export const PAYMENT_LIST_FILTERS: Record<string, ArgSchema> = {
   status: { type: 'array', items: { type: 'string', enum: [...PAYMENT_STATUSES] }, description: 'Comma-separated statuses.' },
-  method: { type: 'array', items: { type: 'string', enum: [...PAYMENT_METHODS] }, description: 'Comma-separated methods.' },
-  after: { type: 'string', pattern: SITE_DATE_TIME_PATTERN, description: 'Paid after this day (Y-m-d) or instant (Y-m-d H:i:s), site timezone.' },
-  before: { type: 'string', pattern: SITE_DATE_TIME_PATTERN, description: 'Paid before this day (Y-m-d) or instant (Y-m-d H:i:s), site timezone.' },
+  method: { type: 'array', items: { type: 'string', pattern: METHOD_NAME.source }, description: 'Comma-separated methods.' },
+  after: {
+    type: 'string',
+    pattern: SITE_DATE_TIME_PATTERN,
+    description: 'Paid after this day (Y-m-d) or instant (Y-m-d H:i:s), site timezone.',
+  },
+  before: {
+    type: 'string',
+    pattern: SITE_DATE_TIME_PATTERN,
+    description: 'Paid before this day (Y-m-d) or instant (Y-m-d H:i:s), site timezone.',
+  },
 };
 
 export const PAYMENT_SCHEMA = {
@@ -65,7 +89,7 @@ export const PAYMENT_SCHEMA = {
     reference: { type: 'string', maxLength: 20, readonly: true },
     amount: { type: 'number' },
     currency: { type: 'string' },
-    method: { type: 'string', enum: [...PAYMENT_METHODS] },
+    method: { type: 'string' },
     status: { type: 'string', enum: [...PAYMENT_STATUSES] },
     transaction_id: { type: ['string', 'null'] },
     date: { type: 'string', description: 'Y-m-d H:i:s, site timezone' },

@@ -1,12 +1,13 @@
-import type { Actor } from '../audit.ts';
+import type { Actor } from '../audit/audit.ts';
 import type { Database } from '../db/database.ts';
 import type { BillingDocument } from '../documents/document.ts';
-import { addDays } from '../documents/site-time.ts';
+import { addDays } from '../time/site-time.ts';
 import type { OptionsStore } from '../options/options.ts';
 import { PaymentCore, notFound, type PaymentCommand, type PaymentOrigin, type PaymentOutcome } from './payment-core.ts';
-import { parseSiteDateTime } from './payment-date.ts';
+import { parseSiteDateTime } from '../time/payment-date.ts';
 import { PAYMENT_COLUMNS, paymentFromRow, type Payment, type PaymentMethod } from './payment.ts';
 import { containsPattern } from '../db/like.ts';
+import { columns, qb, run, sql } from '../db/query-builder.ts';
 
 /** The body of `POST /invoices/{id}/payments` (and of `billing_record_payment`). */
 export interface RecordPaymentInput {
@@ -58,14 +59,27 @@ export class PaymentService {
    * idempotent: recording the same method and transaction id on the same invoice again answers the
    * payment recorded the first time (`created: false`) and changes nothing.
    */
-  async record(invoiceId: number, input: RecordPaymentInput, actor: Actor): Promise<{ payment: Payment; invoice: BillingDocument; created: boolean }> {
+  async record(
+    invoiceId: number,
+    input: RecordPaymentInput,
+    actor: Actor,
+  ): Promise<{ payment: Payment; invoice: BillingDocument; created: boolean }> {
     const date = input.date ? parseSiteDateTime(input.date, await this.options.get('timezone')) : undefined;
     const transactionId = input.transaction_id?.trim() || null;
-    const out = await this.core.apply({
-      action: 'record', invoiceId, amount: input.amount, method: input.method, status: input.status, date,
-      transactionId, notes: input.notes ?? '',
-      key: transactionId ? `txn:${invoiceId}:${input.method}:${transactionId}` : undefined,
-    }, { channel: 'admin', actor });
+    const out = await this.core.apply(
+      {
+        action: 'record',
+        invoiceId,
+        amount: input.amount,
+        method: input.method,
+        status: input.status,
+        date,
+        transactionId,
+        notes: input.notes ?? '',
+        key: transactionId ? `txn:${invoiceId}:${input.method}:${transactionId}` : undefined,
+      },
+      { channel: 'admin', actor },
+    );
     return { payment: out.payment!, invoice: out.invoice!, created: out.result === 'applied' };
   }
 
@@ -73,10 +87,16 @@ export class PaymentService {
    * An administrator marks a payment completed: its money has arrived. Completing a completed payment
    * changes nothing. `date` (site timezone) is when the money arrived, default now.
    */
-  async complete(paymentId: number, actor: Actor, input: { date?: string; transaction_id?: string } = {}): Promise<{ payment: Payment; invoice: BillingDocument }> {
+  async complete(
+    paymentId: number,
+    actor: Actor,
+    input: { date?: string; transaction_id?: string } = {},
+  ): Promise<{ payment: Payment; invoice: BillingDocument }> {
     const date = input.date ? parseSiteDateTime(input.date, await this.options.get('timezone')) : undefined;
-    const out = await this.core.apply({ action: 'complete', payment: { id: paymentId }, date, transactionId: input.transaction_id?.trim() || null },
-      { channel: 'admin', actor });
+    const out = await this.core.apply(
+      { action: 'complete', payment: { id: paymentId }, date, transactionId: input.transaction_id?.trim() || null },
+      { channel: 'admin', actor },
+    );
     return { payment: out.payment!, invoice: out.invoice! };
   }
 
@@ -85,10 +105,16 @@ export class PaymentService {
    * Refunds part or all of a payment. With `idempotencyKey` (REST's `Idempotency-Key` header) a repeated
    * request answers the first one's outcome instead of refunding again.
    */
-  async refund(paymentId: number, input: { amount: number | string; reason: string; idempotencyKey?: string }, actor: Actor): Promise<{ payment: Payment; invoice: BillingDocument }> {
+  async refund(
+    paymentId: number,
+    input: { amount: number | string; reason: string; idempotencyKey?: string },
+    actor: Actor,
+  ): Promise<{ payment: Payment; invoice: BillingDocument }> {
     const key = input.idempotencyKey ? `refund:${paymentId}:${input.idempotencyKey}` : undefined;
-    const out = await this.core.apply({ action: 'refund', payment: { id: paymentId }, amount: input.amount, reason: input.reason, key },
-      { channel: 'admin', actor });
+    const out = await this.core.apply(
+      { action: 'refund', payment: { id: paymentId }, amount: input.amount, reason: input.reason, key },
+      { channel: 'admin', actor },
+    );
     return { payment: out.payment!, invoice: out.invoice! };
   }
 
@@ -109,6 +135,13 @@ export class PaymentService {
     return rows.length ? paymentFromRow(rows[0]!) : null;
   }
 
+  /** The invoice a payment belongs to (per-object capability checks of payment routes), or null. */
+  async invoiceIdOf(id: number): Promise<number | null> {
+    if (!Number.isSafeInteger(id) || id < 1) return null;
+    const rows = await this.db.query<{ invoice_id: string }>('select invoice_id from billing_payments where id = $1', [id]);
+    return rows.length ? Number(rows[0]!.invoice_id) : null;
+  }
+
   async findByReference(reference: string): Promise<Payment | null> {
     const rows = await this.db.query(`select ${PAYMENT_COLUMNS} from billing_payments where reference = $1`, [reference]);
     return rows.length ? paymentFromRow(rows[0]!) : null;
@@ -116,44 +149,47 @@ export class PaymentService {
 
   /** A page of an invoice's payments (404 when the invoice does not exist or is in the trash). */
   async forInvoice(invoiceId: number, query: Omit<PaymentListQuery, 'invoice_id'>): Promise<{ items: Payment[]; total: number }> {
-    const rows = Number.isSafeInteger(invoiceId) && invoiceId > 0
-      ? await this.db.query(`select 1 from billing_documents where id = $1 and kind = 'invoice' and trashed_at is null`, [invoiceId])
-      : [];
+    const rows =
+      Number.isSafeInteger(invoiceId) && invoiceId > 0
+        ? await this.db.query(`select 1 from billing_documents where id = $1 and kind = 'invoice' and trashed_at is null`, [invoiceId])
+        : [];
     if (!rows.length) throw notFound('invoice');
     return this.list({ ...query, invoice_id: invoiceId });
   }
 
   /** A page of payments, latest first, with the filters of `GET /payments`, and the total count. */
   async list(q: PaymentListQuery): Promise<{ items: Payment[]; total: number }> {
-    const params: unknown[] = [];
-    const where: string[] = [];
-    const add = (sql: (n: string) => string, value: unknown) => {
-      params.push(value);
-      where.push(sql(`$${params.length}`));
-    };
-    if (q.status?.length) add((n) => `status = any(${n}::text[])`, q.status);
-    if (q.method?.length) add((n) => `method = any(${n}::text[])`, q.method);
-    if (q.invoice_id !== undefined) add((n) => `invoice_id = ${n}`, q.invoice_id);
+    let where = qb.selectFrom('billing_payments');
+    if (q.status?.length) where = where.where('status', 'in', q.status);
+    if (q.method?.length) where = where.where('method', 'in', q.method);
+    if (q.invoice_id !== undefined) where = where.where('invoice_id', '=', q.invoice_id);
     if (q.after || q.before) {
       const tz = await this.options.get('timezone');
       // a day means the whole day: after it is from the next midnight on, before it is before its midnight
       const dayOnly = (s: string) => s.length === 10;
       if (q.after) {
         const bound = parseSiteDateTime(dayOnly(q.after) ? addDays(q.after, 1) : q.after, tz, 'after');
-        add((n) => `date ${dayOnly(q.after!) ? '>=' : '>'} ${n}::timestamptz`, bound);
+        where = where.where('date', dayOnly(q.after) ? '>=' : '>', sql`${bound}::timestamptz`);
       }
-      if (q.before) add((n) => `date < ${n}::timestamptz`, parseSiteDateTime(q.before, tz, 'before'));
+      if (q.before) where = where.where('date', '<', sql`${parseSiteDateTime(q.before, tz, 'before')}::timestamptz`);
     }
     if (q.search) {
-      add((n) => `(lower(reference) like ${n} or lower(coalesce(transaction_id, '')) like ${n})`,
-        containsPattern(q.search));
+      const pattern = containsPattern(q.search);
+      where = where.where((eb) =>
+        eb.or([eb(sql`lower(reference)`, 'like', pattern), eb(sql`lower(coalesce(transaction_id, ''))`, 'like', pattern)]),
+      );
     }
-    const whereSql = where.length ? `where ${where.join(' and ')}` : '';
-    const total = (await this.db.query<{ n: number }>(`select count(*)::int as n from billing_payments ${whereSql}`, params))[0]!.n;
+    const [{ n: total }] = await run<{ n: number }>(this.db, where.select(sql<number>`count(*)::int`.as('n')));
     if (total === 0 || (q.page - 1) * q.per_page >= total) return { items: [], total };
-    const rows = await this.db.query(
-      `select ${PAYMENT_COLUMNS} from billing_payments ${whereSql} order by date desc, id desc
-        limit ${q.per_page} offset ${(q.page - 1) * q.per_page}`, params);
+    const rows = await run(
+      this.db,
+      where
+        .select(columns(PAYMENT_COLUMNS))
+        .orderBy('date', 'desc')
+        .orderBy('id', 'desc')
+        .limit(q.per_page)
+        .offset((q.page - 1) * q.per_page),
+    );
     return { items: rows.map(paymentFromRow), total };
   }
 }

@@ -1,15 +1,17 @@
 import { timestamp } from '../db/database.ts';
 
-/** Every method a payment can have (contract §5): the five gateways and the four offline methods. */
-export const PAYMENT_METHODS = [
-  'gateway_a', 'gateway_b', 'gateway_c', 'gateway_d', 'gateway_e', 'bank_transfer', 'cheque', 'cash', 'manual',
-] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
-
-/** Methods without a webhook: they reach `completed` only by an administrator's action. */
+/**
+ * Methods without a webhook, owned by the core: they reach `completed` only by an administrator's
+ * action. Every other method is a gateway's, open to plugins: the methods that exist are these plus
+ * the gateways of the active plugins (`GatewayRuntime.isMethod`), checked by the payment core.
+ */
 export const OFFLINE_METHODS = ['bank_transfer', 'cheque', 'cash', 'manual'] as const;
 export type OfflineMethod = (typeof OFFLINE_METHODS)[number];
-export type GatewayMethod = Exclude<PaymentMethod, OfflineMethod>;
+/** A payment method: an offline method or a gateway's (`gateway_a`, …). */
+export type PaymentMethod = string;
+export type GatewayMethod = string;
+/** What a method name looks like (a gateway's is also its webhook action's middle: `billing_<method>_webhook`). */
+export const METHOD_NAME = /^[a-z][a-z0-9_]{1,39}$/;
 
 export const PAYMENT_STATUSES = ['pending', 'completed', 'failed', 'refunded', 'cancelled'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];

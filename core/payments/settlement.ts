@@ -1,4 +1,4 @@
-import type { Actor } from '../audit.ts';
+import type { Actor } from '../audit/audit.ts';
 import type { Tx } from '../db/database.ts';
 import { DOCUMENT_COLUMNS, documentFromRow, type BillingDocument } from '../documents/document.ts';
 import type { InvoiceService } from '../documents/invoice-service.ts';
@@ -24,34 +24,43 @@ export async function lockInvoice(tx: Tx, id: number): Promise<BillingDocument |
  * (`invoiceStatusAfter`), through `InvoiceService.setStatus` so `billing_invoice_status_changed` fires
  * after commit. Answers the invoice as stored now.
  */
-export async function settleInvoice(tx: Tx, invoices: InvoiceService, invoice: BillingDocument, actor: Actor,
-  opts: { credits?: boolean } = {}): Promise<BillingDocument> {
+export async function settleInvoice(
+  tx: Tx,
+  invoices: InvoiceService,
+  invoice: BillingDocument,
+  actor: Actor,
+  opts: { credits?: boolean } = {},
+): Promise<BillingDocument> {
   // Two statements rather than one general one: this runs for every payment, and a plain statement is
   // planned in a fraction of the time (statements are not kept prepared across transactions).
   const paid = `(select coalesce(sum(amount - refunded), 0) as sum_paid from billing_payments
                  where invoice_id = $1 and status in ('completed', 'refunded') and currency = $2) p`;
-  const rows = await tx.query(opts.credits
-    ? `update billing_documents d
+  const rows = await tx.query(
+    opts.credits
+      ? `update billing_documents d
           set paid = round(p.sum_paid, scale(d.total)), credited = round(c.sum_credited, scale(d.total)),
               due = round(greatest(0, d.total - p.sum_paid - c.sum_credited), scale(d.total)), updated_at = now()
          from ${paid},
               (select coalesce(sum(total), 0) as sum_credited from billing_documents
                 where kind = 'credit_note' and parent_id = $1 and trashed_at is null) c
         where d.id = $1 returning ${DOCUMENT_COLUMNS}`
-    // amounts at the scale of the total (the currency's minor unit): they read back as "0.00", not "0"
-    : `update billing_documents d
+      : // amounts at the scale of the total (the currency's minor unit): they read back as "0.00", not "0"
+        `update billing_documents d
           set paid = round(p.sum_paid, scale(d.total)), due = round(greatest(0, d.total - p.sum_paid - d.credited), scale(d.total)),
               updated_at = now()
          from ${paid}
-        where d.id = $1 returning ${DOCUMENT_COLUMNS}`, [invoice.id, invoice.currency]);
+        where d.id = $1 returning ${DOCUMENT_COLUMNS}`,
+    [invoice.id, invoice.currency],
+  );
   const settled = documentFromRow(rows[0]!);
   if (!isCurrency(settled.currency)) throw new BillingError('billing_internal', `Invoice ${settled.id} has an unknown currency.`);
   const money = (v: string) => Money.parse(v, settled.currency as never, 'amount');
   const m = { paid: money(settled.totals.paid), credited: money(settled.totals.credited), due: money(settled.totals.due), received: true };
   // whether money was ever received matters only for an unpaid balance with nothing paid now
   if (m.paid.isZero() && !m.due.isZero()) {
-    m.received = (await tx.query(
-      `select 1 from billing_payments where invoice_id = $1 and status in ('completed', 'refunded') limit 1`, [invoice.id])).length > 0;
+    m.received =
+      (await tx.query(`select 1 from billing_payments where invoice_id = $1 and status in ('completed', 'refunded') limit 1`, [invoice.id]))
+        .length > 0;
   }
   return invoices.setStatus(tx, settled, invoiceStatusAfter(settled.status, m), actor);
 }

@@ -40,6 +40,8 @@ function write(value: unknown, path: string): string {
 }
 
 function refuse(path: string, what: string): never {
-  throw new BillingError('billing_invalid_argument',
-    `A PDF definition must be plain JSON data; ${path} is ${what} (name table layouts, pass images as data: URLs).`);
+  throw new BillingError(
+    'billing_invalid_argument',
+    `A PDF definition must be plain JSON data; ${path} is ${what} (name table layouts, pass images as data: URLs).`,
+  );
 }

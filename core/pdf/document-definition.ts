@@ -4,7 +4,7 @@
 import type { Content, ContentTable, TableCell, TDocumentDefinitions, Watermark } from 'pdfmake/interfaces.js';
 import type { PdfDocumentKind, PdfDocumentModel, PdfDocumentStatus, TaxCategory } from './document-model.ts';
 import { FONT_FAMILY } from './fonts.ts';
-import { countryName, formatDate, formatMoney, isZero } from './format.ts';
+import { countryName, formatDate, formatMoney, isZero } from '../display/format.ts';
 import { HEADER_FILL, RULE_COLOR } from './table-layouts.ts';
 
 /** Receives the built definition and the document; returns the definition to render. */
@@ -58,11 +58,7 @@ export function pdfDefinition(doc: PdfDocumentModel, pageSize: PageSizeName = 'A
   const status = STATUS[doc.status] ?? { label: String(doc.status), color: MUTED };
   const kind = KIND_LABEL[doc.kind];
 
-  const content: Content[] = [
-    header(doc, kind, status),
-    rule(width, [0, 14, 0, 12]),
-    parties(doc, money),
-  ];
+  const content: Content[] = [header(doc, kind, status), rule(width, [0, 14, 0, 12]), parties(doc, money)];
   if (doc.title.trim()) content.push({ text: doc.title, style: 'title' });
   if (doc.kind === 'credit_note' && doc.creditNote) {
     content.push({
@@ -72,8 +68,19 @@ export function pdfDefinition(doc: PdfDocumentModel, pageSize: PageSizeName = 'A
   }
   content.push(items(doc, money), totals(doc, money));
   if (doc.taxTreatment.statement.trim()) content.push(taxStatement(doc));
-  for (const [label, text] of [['Notes', doc.notes], ['Terms', doc.terms]] as const) {
-    if (text.trim()) content.push({ stack: [{ text: label.toUpperCase(), style: 'label' }, { text, margin: [0, 3, 0, 0] }], margin: [0, 12, 0, 0], unbreakable: true });
+  for (const [label, text] of [
+    ['Notes', doc.notes],
+    ['Terms', doc.terms],
+  ] as const) {
+    if (text.trim())
+      content.push({
+        stack: [
+          { text: label.toUpperCase(), style: 'label' },
+          { text, margin: [0, 3, 0, 0] },
+        ],
+        margin: [0, 12, 0, 0],
+        unbreakable: true,
+      });
   }
 
   const footerLine = [doc.company.name, doc.company.email, `${kind} ${doc.number}`].filter((s) => s.trim()).join('  ·  ');
@@ -132,7 +139,20 @@ function header(doc: PdfDocumentModel, kind: string, status: { label: string; co
               { width: '*', text: '' },
               {
                 width: 'auto',
-                table: { body: [[{ text: status.label.toUpperCase(), color: '#ffffff', fillColor: status.color, fontSize: 7.5, bold: true, margin: [6, 1, 6, 1] }]] },
+                table: {
+                  body: [
+                    [
+                      {
+                        text: status.label.toUpperCase(),
+                        color: '#ffffff',
+                        fillColor: status.color,
+                        fontSize: 7.5,
+                        bold: true,
+                        margin: [6, 1, 6, 1],
+                      },
+                    ],
+                  ],
+                },
                 layout: 'noBorders',
               },
             ],
@@ -161,9 +181,16 @@ function parties(doc: PdfDocumentModel, money: (a: string) => string): Content {
   if (doc.kind === 'credit_note' && doc.creditNote) facts.push(['Credits invoice', doc.creditNote.invoiceNumber]);
   facts.push(['Currency', doc.currency.toUpperCase()]);
 
-  const headline: [string, string] = doc.kind === 'invoice' ? ['Amount due', doc.totals.due]
-    : doc.kind === 'quote' ? ['Quote total', doc.totals.total] : ['Credit total', doc.totals.total];
-  const body: TableCell[][] = facts.map(([label, value]) => [{ text: label, style: 'muted' }, { text: value, alignment: 'right' }]);
+  const headline: [string, string] =
+    doc.kind === 'invoice'
+      ? ['Amount due', doc.totals.due]
+      : doc.kind === 'quote'
+        ? ['Quote total', doc.totals.total]
+        : ['Credit total', doc.totals.total];
+  const body: TableCell[][] = facts.map(([label, value]) => [
+    { text: label, style: 'muted' },
+    { text: value, alignment: 'right' },
+  ]);
   body.push([
     { text: headline[0], bold: true, style: 'muted' },
     { text: money(headline[1]), bold: true, fontSize: 12, color: ACCENT, alignment: 'right' },
@@ -180,13 +207,17 @@ function parties(doc: PdfDocumentModel, money: (a: string) => string): Content {
 
 function items(doc: PdfDocumentModel, money: (a: string) => string): ContentTable {
   const head = ['Description', 'Qty', 'Unit price', 'Amount'].map((text, i) => ({
-    text: text.toUpperCase(), style: 'tableHeader', alignment: i === 0 ? 'left' as const : 'right' as const,
+    text: text.toUpperCase(),
+    style: 'tableHeader',
+    alignment: i === 0 ? ('left' as const) : ('right' as const),
   }));
   const rows = doc.items.map((item) => [
     {
       stack: [
         { text: item.name, bold: true },
-        ...(item.description.trim() ? [{ text: item.description, fontSize: 8.5, color: MUTED, margin: [0, 1, 0, 0] as [number, number, number, number] }] : []),
+        ...(item.description.trim()
+          ? [{ text: item.description, fontSize: 8.5, color: MUTED, margin: [0, 1, 0, 0] as [number, number, number, number] }]
+          : []),
       ],
     },
     { text: item.quantity, alignment: 'right' as const },
@@ -205,7 +236,12 @@ function totals(doc: PdfDocumentModel, money: (a: string) => string): Content {
   const pairs: [string, string][] = [['Subtotal', money(t.subtotal)]];
   if (!isZero(t.discount)) pairs.push(['Discount', `-${money(t.discount)}`]);
   const taxLabel = doc.taxTreatment.category === 'standard' ? 'Tax' : `Tax (${TAX_LABEL[doc.taxTreatment.category].toLowerCase()})`;
-  pairs.push([taxLabel, money(t.tax)]);
+  const breakdown = doc.taxBreakdown ?? [];
+  if (breakdown.length > 1) {
+    for (const line of breakdown) pairs.push([`${line.label} on ${money(line.basis)}`, money(line.tax)]);
+  } else {
+    pairs.push([taxLabel, money(t.tax)]);
+  }
 
   const final: [string, string][] = [];
   if (doc.kind === 'invoice') {
@@ -255,17 +291,19 @@ function taxStatement(doc: PdfDocumentModel): Content {
     unbreakable: true,
     table: {
       widths: [3, '*'],
-      body: [[
-        { text: '', fillColor: ACCENT },
-        {
-          fillColor: HEADER_FILL,
-          margin: [8, 6, 8, 6],
-          stack: [
-            { text: TAX_LABEL[doc.taxTreatment.category].toUpperCase(), style: 'label' },
-            { text: doc.taxTreatment.statement, margin: [0, 2, 0, 0] },
-          ],
-        },
-      ]],
+      body: [
+        [
+          { text: '', fillColor: ACCENT },
+          {
+            fillColor: HEADER_FILL,
+            margin: [8, 6, 8, 6],
+            stack: [
+              { text: TAX_LABEL[doc.taxTreatment.category].toUpperCase(), style: 'label' },
+              { text: doc.taxTreatment.statement, margin: [0, 2, 0, 0] },
+            ],
+          },
+        ],
+      ],
     },
     layout: 'noBorders',
   };
@@ -280,5 +318,8 @@ function rule(width: number, margin: [number, number, number, number]): Content 
 }
 
 function lines(text: string): string[] {
-  return text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  return text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
 }

@@ -12,8 +12,7 @@ export type PdfDocumentKind = 'invoice' | 'quote' | 'credit_note';
  * `draft`, `paid` and `cancelled` put a large mark across the page.
  */
 export type PdfDocumentStatus =
-  | 'draft' | 'available' | 'partial' | 'paid' | 'unpaid' | 'cancelled'
-  | 'accepted' | 'declined' | 'expired' | 'issued';
+  'draft' | 'available' | 'partial' | 'paid' | 'unpaid' | 'cancelled' | 'accepted' | 'declined' | 'expired' | 'issued';
 
 export type TaxCategory = 'standard' | 'reverse_charge' | 'export' | 'exempt';
 
@@ -63,6 +62,15 @@ export interface PdfTotals {
   due: string;
 }
 
+/** One line of the tax breakdown; exact decimal strings like the totals. */
+export interface PdfTaxLine {
+  /** e.g. `Tax 19 %`, `Exempt`. */
+  label: string;
+  /** What the rate applies to. */
+  basis: string;
+  tax: string;
+}
+
 export interface PdfTaxTreatment {
   category: TaxCategory;
   /** The sentence the law asks for (reverse charge, export, exemption); may be empty for `standard`. */
@@ -89,6 +97,8 @@ export interface PdfDocumentModel {
   /** ISO 4217 code, e.g. `EUR`. */
   currency: string;
   taxTreatment: PdfTaxTreatment;
+  /** Tax per category and rate; shown line by line when there is more than one. */
+  taxBreakdown?: PdfTaxLine[];
   /** May be empty. */
   notes: string;
   /** May be empty. */

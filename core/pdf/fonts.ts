@@ -42,6 +42,8 @@ export const STANDARD_FONTS = {
   Courier: { normal: 'Courier', bold: 'Courier-Bold', italics: 'Courier-Oblique', bolditalics: 'Courier-BoldOblique' },
 } as const satisfies Record<string, Record<FontStyle, string>>;
 
-export const STANDARD_FONT_NAMES: ReadonlySet<string> = new Set(
-  [...Object.values(STANDARD_FONTS).flatMap((f) => Object.values(f)), 'Symbol', 'ZapfDingbats'],
-);
+export const STANDARD_FONT_NAMES: ReadonlySet<string> = new Set([
+  ...Object.values(STANDARD_FONTS).flatMap((f) => Object.values(f)),
+  'Symbol',
+  'ZapfDingbats',
+]);

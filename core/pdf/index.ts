@@ -1,3 +1,6 @@
+import { defineModule } from '../modules/define-module.ts';
+import { PdfRenderer } from './pdf-renderer.ts';
+
 /**
  * PDFs of invoices, quotes and credit notes: a pure builder from the document model to a pdfmake
  * definition (with a filter hook point for `billing_pdf_document`), and a renderer that renders in a
@@ -12,11 +15,30 @@
  * A filter returns plain data: table layouts by name (see `table-layouts.ts`), images as data: URLs.
  */
 export type {
-  PdfCompany, PdfCustomer, PdfDocumentKind, PdfDocumentModel, PdfDocumentStatus, PdfLineItem, PdfTaxTreatment,
-  PdfTotals, TaxCategory,
+  PdfCompany,
+  PdfCustomer,
+  PdfDocumentKind,
+  PdfDocumentModel,
+  PdfDocumentStatus,
+  PdfLineItem,
+  PdfTaxTreatment,
+  PdfTotals,
+  TaxCategory,
 } from './document-model.ts';
-export { buildPdfDefinition, type BuildPdfOptions, type PageSizeName, pdfDefinition, type PdfDefinitionFilter } from './document-definition.ts';
+export {
+  buildPdfDefinition,
+  type BuildPdfOptions,
+  type PageSizeName,
+  pdfDefinition,
+  type PdfDefinitionFilter,
+} from './document-definition.ts';
 export { PdfRenderer, type PdfRendererOptions, type PdfRendererStats, type RenderedPdf } from './pdf-renderer.ts';
 export { PdfRenderPool, type RenderPoolOptions } from './render-pool.ts';
 export { FONT_FAMILY } from './fonts.ts';
-export { formatDate, formatMoney } from './format.ts';
+
+/** PDFs, rendered in a pool of worker threads and never twice for the same definition. */
+export const pdfModule = defineModule({
+  name: 'pdf',
+  services: () => new PdfRenderer(),
+  stop: (ctx) => ctx.self.close(),
+});

@@ -104,7 +104,13 @@ export class PdfRenderer {
   }
 
   stats(): PdfRendererStats {
-    return { renders: this.#renders, cacheHits: this.#hits, shared: this.#shared, cacheEntries: this.#cache.size, cacheBytes: this.#cache.bytes };
+    return {
+      renders: this.#renders,
+      cacheHits: this.#hits,
+      shared: this.#shared,
+      cacheEntries: this.#cache.size,
+      cacheBytes: this.#cache.bytes,
+    };
   }
 
   /** Terminates the workers (renders still queued are rejected) and empties the cache. */

@@ -16,7 +16,9 @@ import { FONT_FAMILY, fontFiles, STANDARD_FONT_NAMES, STANDARD_FONTS } from './f
 import { TABLE_LAYOUTS } from './table-layouts.ts';
 
 type Pdfmake = typeof import('pdfmake');
-interface VirtualFs { writeFileSync(name: string, content: Buffer): void }
+interface VirtualFs {
+  writeFileSync(name: string, content: Buffer): void;
+}
 type Fontkit = { create(bytes: Uint8Array, postscriptName?: string): unknown; [k: string]: unknown };
 
 export interface PdfmakeEngine {

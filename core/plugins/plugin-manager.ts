@@ -1,4 +1,5 @@
-import { audit, type Actor } from '../audit.ts';
+import { audit, type Actor } from '../audit/audit.ts';
+import { SERVICE_VERSION } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { migrate } from '../db/migrations.ts';
 import { bumpRevision } from '../db/revision.ts';
@@ -6,17 +7,9 @@ import { BillingError } from '../errors.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import type { Logger } from '../log.ts';
 import type { OptionsStore } from '../options/options.ts';
-import type { PluginContext, PluginDefinition } from './define-plugin.ts';
+import { resolveContributions, type ContributionLoader } from './contributions.ts';
+import { compatibleWith, type PluginContext, type PluginDefinition } from './define-plugin.ts';
 import type { DiscoveredPlugin } from './discovery.ts';
-
-/**
- * One part of the core that takes what plugins declare (routes, actions, jobs, roles…). The manager
- * hands each loaded plugin to every sink and, to unload it, asks every sink to drop what it owns.
- */
-export interface ContributionSink {
-  load(def: PluginDefinition, ctx: PluginContext): void;
-  unload(name: string): void;
-}
 
 export interface PluginInfo {
   name: string;
@@ -26,6 +19,8 @@ export interface PluginInfo {
   active: boolean;
   requires: string[];
   source: string;
+  /** False when the plugin's `compatibility` range excludes this version of the service: never loaded. */
+  compatible: boolean;
 }
 
 /**
@@ -36,7 +31,7 @@ export interface PluginInfo {
 export class PluginManager {
   private readonly available = new Map<string, DiscoveredPlugin>();
   private readonly loaded = new Map<string, PluginDefinition>();
-  private readonly sinks: ContributionSink[] = [];
+  private readonly loader: ContributionLoader;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly db: Database;
   private readonly hooks: HookRegistry;
@@ -44,19 +39,26 @@ export class PluginManager {
   private readonly log: Logger;
   private readonly contextFor: (def: PluginDefinition) => PluginContext;
 
+  private readonly version: string;
+
   constructor(deps: {
-    db: Database; hooks: HookRegistry; options: OptionsStore; log: Logger;
+    db: Database;
+    hooks: HookRegistry;
+    options: OptionsStore;
+    log: Logger;
+    /** Loads a unit's declarations through every sink (the kernel's, shared with the core modules). */
+    loader: ContributionLoader;
     contextFor: (def: PluginDefinition) => PluginContext;
+    /** This service's version, which each plugin's `compatibility` range must admit. */
+    serviceVersion?: string;
   }) {
+    this.loader = deps.loader;
+    this.version = deps.serviceVersion ?? SERVICE_VERSION;
     this.db = deps.db;
     this.hooks = deps.hooks;
     this.options = deps.options;
     this.log = deps.log;
     this.contextFor = deps.contextFor;
-  }
-
-  addSink(sink: ContributionSink): void {
-    this.sinks.push(sink);
   }
 
   /** Makes discovered plugins known; their settings are declared at once (settable while inactive). */
@@ -72,8 +74,14 @@ export class PluginManager {
     return [...this.available.values()]
       .sort((a, b) => a.definition.name.localeCompare(b.definition.name))
       .map(({ definition: d, source }) => ({
-        name: d.name, version: d.version, title: d.title ?? d.name, description: d.description ?? '',
-        active: active.has(d.name), requires: d.requires ?? [], source,
+        name: d.name,
+        version: d.version,
+        title: d.title ?? d.name,
+        description: d.description ?? '',
+        active: active.has(d.name),
+        requires: [...(d.requires ?? [])],
+        source,
+        compatible: compatibleWith(d, this.version),
       }));
   }
 
@@ -85,6 +93,12 @@ export class PluginManager {
     const def = this.definition(name);
     const active = await this.activeNames();
     if (active.has(name)) return;
+    if (!compatibleWith(def, this.version)) {
+      throw new BillingError(
+        'billing_plugin_incompatible',
+        `${name} ${def.version} works with versions ${def.compatibility} of the service, not ${this.version}`,
+      );
+    }
     const missing = (def.requires ?? []).filter((r) => !active.has(r));
     if (missing.length) {
       throw new BillingError('billing_plugin_dependency', `${name} requires ${missing.join(', ')} to be active first`, { missing });
@@ -92,9 +106,11 @@ export class PluginManager {
     await migrate(this.db, `plugin:${name}`, def.migrations ?? []);
     await def.activate?.(this.contextFor(def));
     await this.db.transaction(async (tx) => {
-      await tx.query(`insert into billing_plugins (name, active, version, activated_at) values ($1, true, $2, now())
+      await tx.query(
+        `insert into billing_plugins (name, active, version, activated_at) values ($1, true, $2, now())
                       on conflict (name) do update set active = true, version = excluded.version, activated_at = now()`,
-      [name, def.version]);
+        [name, def.version],
+      );
       await bumpRevision(tx, 'plugins');
       await audit(tx, actor, { action: 'plugin.activate', objectType: 'plugin', objectId: name, details: { version: def.version } });
     });
@@ -109,7 +125,9 @@ export class PluginManager {
     if (!active.has(name)) return;
     const dependants = [...active].filter((n) => this.available.get(n)?.definition.requires?.includes(name));
     if (dependants.length) {
-      throw new BillingError('billing_plugin_dependency', `${dependants.join(', ')} require ${name}; deactivate them first`, { dependants });
+      throw new BillingError('billing_plugin_dependency', `${dependants.join(', ')} require ${name}; deactivate them first`, {
+        dependants,
+      });
     }
     await this.db.transaction(async (tx) => {
       await tx.query('update billing_plugins set active = false, deactivated_at = now() where name = $1', [name]);
@@ -147,6 +165,13 @@ export class PluginManager {
     for (const name of wanted) {
       if (this.loaded.has(name)) continue;
       const def = this.available.get(name)!.definition;
+      if (!compatibleWith(def, this.version)) {
+        this.log.error(
+          { plugin: name, compatibility: def.compatibility, service: this.version },
+          'not loaded: incompatible with this version',
+        );
+        continue;
+      }
       if ((def.requires ?? []).some((r) => !this.loaded.has(r))) {
         this.log.error({ plugin: name }, 'not loaded: a plugin it requires is not loaded');
         continue;
@@ -155,23 +180,19 @@ export class PluginManager {
     }
   }
 
+  /** Loads a plugin through every sink, all or nothing: a clash or an unknown capability leaves it unloaded, logged. */
   private load(def: PluginDefinition): void {
-    const ctx = this.contextFor(def);
     try {
-      for (const a of def.hooks?.actions ?? []) this.hooks.declare('action', a, def.name);
-      for (const f of def.hooks?.filters ?? []) this.hooks.declare('filter', f, def.name);
-      for (const sink of this.sinks) sink.load(def, ctx);
+      this.loader.load(resolveContributions(def.name, def, this.contextFor(def)));
       this.loaded.set(def.name, def);
       this.log.info({ plugin: def.name, version: def.version }, 'plugin loaded');
     } catch (err) {
-      this.unload(def.name);
       this.log.error({ err, plugin: def.name }, 'plugin could not be loaded');
     }
   }
 
   private unload(name: string): void {
-    for (const sink of [...this.sinks].reverse()) sink.unload(name);
-    this.hooks.undeclare(name);
+    this.loader.unload(name);
     if (this.loaded.delete(name)) this.log.info({ plugin: name }, 'plugin unloaded');
   }
 

@@ -9,8 +9,16 @@ const dateArg = (description: string): ArgSchema => ({ type: 'string', format: '
 export const REPORT_ARGS: Record<string, ArgSchema> = {
   start: dateArg('Y-m-d, first day of the range in the site timezone; default 29 days before end'),
   end: dateArg('Y-m-d, last day of the range (included); default today in the site timezone'),
-  group: { type: 'string', enum: ['day', 'week', 'month'], description: 'Period of each point: day, week (ISO, from Monday) or month; default day' },
-  currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code; default option currency. Only amounts in this currency are counted' },
+  group: {
+    type: 'string',
+    enum: ['day', 'week', 'month'],
+    description: 'Period of each point: day, week (ISO, from Monday) or month; default day',
+  },
+  currency: {
+    type: 'string',
+    pattern: '^[A-Z]{3}$',
+    description: 'ISO 4217 code; default option currency. Only amounts in this currency are counted',
+  },
 };
 
 /**

@@ -1,5 +1,5 @@
 import type { Database } from '../db/database.ts';
-import { addDays, siteDate } from '../documents/site-time.ts';
+import { addDays, siteDate } from '../time/site-time.ts';
 import { isCurrency, Money } from '../money/index.ts';
 import type { OptionsStore } from '../options/options.ts';
 import { invalidParam } from '../validation/invalid-param.ts';
@@ -64,8 +64,15 @@ export class ReportService {
       throw invalidParam('group', `A ${group} report covers at most ${MAX_PERIODS} periods; choose a shorter range or a longer group.`);
     }
 
-    const rows = await this.db.query<{ period: string; invoiced: string; paid: string; outstanding: string; total_invoiced: string; total_paid: string; total_outstanding: string }>(
-      REPORT_SQL, [start, end, group, currency, o.timezone]);
+    const rows = await this.db.query<{
+      period: string;
+      invoiced: string;
+      paid: string;
+      outstanding: string;
+      total_invoiced: string;
+      total_paid: string;
+      total_outstanding: string;
+    }>(REPORT_SQL, [start, end, group, currency, o.timezone]);
     const money = (v: string) => Money.parse(v, currency).toNumber();
     const first = rows[0];
     return {

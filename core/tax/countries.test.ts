@@ -7,7 +7,8 @@ describe('ISO 3166-1 alpha-2 countries', () => {
     expect(COUNTRY_CODES.length).toBe(249);
     expect(new Set(COUNTRY_CODES).size).toBe(249);
     expect([...COUNTRY_CODES].sort()).toEqual(COUNTRY_CODES);
-    for (const code of ['US', 'DE', 'FR', 'GB', 'JP', 'GR', 'CH', 'NO', 'AX', 'BQ', 'CW', 'SS', 'SX', 'AQ', 'VA']) expect(isCountry(code)).toBe(true);
+    for (const code of ['US', 'DE', 'FR', 'GB', 'JP', 'GR', 'CH', 'NO', 'AX', 'BQ', 'CW', 'SS', 'SX', 'AQ', 'VA'])
+      expect(isCountry(code)).toBe(true);
   });
 
   it('refuses lower case, reserved and user-assigned codes', () => {

@@ -2,7 +2,8 @@
  * ISO 3166-1 alpha-2 country codes: the 249 officially assigned codes. User-assigned codes such as XK
  * (Kosovo) and exceptionally reserved ones (UK, EL, EU) are not countries here.
  */
-export const COUNTRY_CODES: readonly string[] = Object.freeze(`
+export const COUNTRY_CODES: readonly string[] = Object.freeze(
+  `
   AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ
   BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ
   CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ
@@ -28,7 +29,10 @@ export const COUNTRY_CODES: readonly string[] = Object.freeze(`
   WF WS
   YE YT
   ZA ZM ZW
-`.trim().split(/\s+/));
+`
+    .trim()
+    .split(/\s+/),
+);
 
 const COUNTRIES: ReadonlySet<string> = new Set(COUNTRY_CODES);
 

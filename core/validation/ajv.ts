@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { isCurrency } from '../money/currencies.ts';
 import { isCountry } from '../tax/countries.ts';
+import { isTimeZone } from '../time/site-time.ts';
 
 /**
  * The one ajv instance. Schemas are the single source of request checking, OPTIONS answers and docs;
@@ -24,6 +25,7 @@ ajv.addFormat('date-ymd', {
 
 ajv.addFormat('currency', { type: 'string', validate: (s: string) => isCurrency(s) });
 ajv.addFormat('country', { type: 'string', validate: (s: string) => isCountry(s) });
+ajv.addFormat('timezone', { type: 'string', validate: (s: string) => isTimeZone(s) });
 // `invalidMessage`: the message to give when a parameter fails, where ajv's own would mislead
 ajv.addKeyword({ keyword: 'invalidMessage', schemaType: 'string' });
 

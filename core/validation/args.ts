@@ -20,7 +20,9 @@ export function argsSchema(args: Record<string, ArgSchema>): object {
     const properties: Record<string, object> = {};
     for (const [name, a] of Object.entries(args)) {
       const { required: _r, description: _d, default: _def, ...rest } = a;
-      properties[name] = rest;
+      // no integer beyond what JavaScript holds exactly (a 20-digit id is a 400, not a database error)
+      const integer = rest.type === 'integer' || (Array.isArray(rest.type) && rest.type.includes('integer'));
+      properties[name] = integer && rest.maximum === undefined ? { ...rest, maximum: Number.MAX_SAFE_INTEGER } : rest;
     }
     schema = { type: 'object', properties };
     schemas.set(args, schema);
@@ -32,7 +34,8 @@ export function argsSchema(args: Record<string, ArgSchema>): object {
 export function coerceText(value: unknown, arg: ArgSchema): unknown {
   if (typeof value !== 'string') return value;
   const types = (Array.isArray(arg.type) ? arg.type : [arg.type ?? 'string']) as string[];
-  if (types.includes('integer') && /^-?\d+$/.test(value)) return Number(value);
+  // beyond 15 digits a JSON number loses precision: such text stays text and fails as "not an integer"
+  if (types.includes('integer') && /^-?\d{1,15}$/.test(value)) return Number(value);
   if (types.includes('number') && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
   if (types.includes('boolean')) {
     if (['true', '1'].includes(value)) return true;
@@ -50,7 +53,9 @@ export function coerceText(value: unknown, arg: ArgSchema): unknown {
  */
 export function checkArgs(args: Record<string, ArgSchema>, input: Record<string, unknown>, schema = argsSchema(args)): Record<string, any> {
   const params: Record<string, any> = { ...input };
-  const missing = Object.entries(args).filter(([k, a]) => a.required && params[k] === undefined).map(([k]) => k);
+  const missing = Object.entries(args)
+    .filter(([k, a]) => a.required && params[k] === undefined)
+    .map(([k]) => k);
   if (missing.length) {
     throw new BillingError('rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, { params: missing });
   }
@@ -63,8 +68,14 @@ export function checkArgs(args: Record<string, ArgSchema>, input: Record<string,
       const name = e.instancePath.split('/')[1] ?? String(e.params?.missingProperty ?? '');
       if (!name || invalid[name]) continue;
       const own = args[name]?.invalidMessage;
-      invalid[name] = typeof own === 'string' ? own
-        : `${name}${e.instancePath.split('/').slice(2).map((p) => `[${p}]`).join('')} ${describeErrors([{ ...e, instancePath: '' }])}.`;
+      invalid[name] =
+        typeof own === 'string'
+          ? own
+          : `${name}${e.instancePath
+              .split('/')
+              .slice(2)
+              .map((p) => `[${p}]`)
+              .join('')} ${describeErrors([{ ...e, instancePath: '' }])}.`;
       details[name] = { code: 'rest_invalid_param', message: invalid[name], data: { keyword: e.keyword, params: e.params } };
     }
     throw new BillingError('rest_invalid_param', `Invalid parameter(s): ${Object.keys(invalid).join(', ')}`, { params: invalid, details });

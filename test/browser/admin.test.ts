@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
-import { CLI } from '../../core/audit.ts';
+import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { browserAvailable, launch } from '../helpers/browser.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -44,10 +44,12 @@ suite('the admin area in Chromium', () => {
 
     await page.goto(`${k.url}/wp-admin/plugins.php`);
     const activate = page.locator('button[data-plugin="hello"]');
-    expect(await activate.textContent()).toBe('Activate');
+    expect((await activate.textContent())?.trim()).toBe('Activate');
     await activate.click();
     await page.waitForLoadState('load');
-    expect(await eventually(async () => (await page.locator('button[data-plugin="hello"]').textContent()) === 'Deactivate', 5000)).toBe(true);
+    expect(
+      await eventually(async () => (await page.locator('button[data-plugin="hello"]').textContent())?.trim() === 'Deactivate', 5000),
+    ).toBe(true);
     expect(k.plugins.isLoaded('hello')).toBe(true);
     await page.screenshot({ path: '/tmp/billing-admin-plugins.png', fullPage: true });
     expect(errors).toEqual([]);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
-import { CLI } from '../../core/audit.ts';
+import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { browserAvailable, launch } from '../helpers/browser.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -26,10 +26,18 @@ suite('public pages in Chromium', () => {
   });
 
   it('lets a customer accept a quote with one click, then shows the new invoice as available', async () => {
-    const quote = await k.api.quotes.create({
-      status: 'available', customer_name: 'Ana Łukasiewicz', title: 'Kitchen renovation',
-      items: [{ name: 'Cabinets', quantity: 4, price: 310 }, { name: 'Fitting', description: 'Two days', quantity: 16, price: 45.5 }],
-    }, { actor: CLI, source: 'api' });
+    const quote = await k.api.quotes.create(
+      {
+        status: 'available',
+        customer_name: 'Ana Łukasiewicz',
+        title: 'Kitchen renovation',
+        items: [
+          { name: 'Cabinets', quantity: 4, price: 310 },
+          { name: 'Fitting', description: 'Two days', quantity: 16, price: 45.5 },
+        ],
+      },
+      { actor: CLI, source: 'api' },
+    );
     const key = await k.api.quotes.accessKey(quote.id);
     const page = await browser.newPage();
     const errors: string[] = [];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CLI } from '../../core/audit.ts';
+import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { bootKernel } from '../helpers/kernel.ts';
@@ -27,24 +27,35 @@ async function answer(res: Response): Promise<Answer> {
   let body: any = text;
   try {
     body = JSON.parse(text);
-  } catch { /* `0` and `-1` stay text */ }
+  } catch {
+    /* `0` and `-1` stay text */
+  }
   return { status: res.status, text, body };
 }
 
 /** admin-ajax as `who`, with their nonce unless `fields` brings its own `_wpnonce`. */
 async function ajax(who: string, fields: Record<string, string>): Promise<Answer> {
   const { browser, nonce } = as[who]!;
-  return answer(await browser.fetch('/wp-admin/admin-ajax.php', { method: 'POST', body: new URLSearchParams({ _wpnonce: nonce, ...fields }) }));
+  return answer(
+    await browser.fetch('/wp-admin/admin-ajax.php', { method: 'POST', body: new URLSearchParams({ _wpnonce: nonce, ...fields }) }),
+  );
 }
 
 const save = (who: string, doc: unknown, id?: number) =>
-  ajax(who, { action: 'billing_save_invoice', invoice: typeof doc === 'string' ? doc : JSON.stringify(doc), ...(id ? { id: String(id) } : {}) });
+  ajax(who, {
+    action: 'billing_save_invoice',
+    invoice: typeof doc === 'string' ? doc : JSON.stringify(doc),
+    ...(id ? { id: String(id) } : {}),
+  });
 
 async function rest(method: string, path: string, body?: unknown): Promise<Answer> {
-  return answer(await fetch(`${k.url}/wp-json/billing/v1${path}`, {
-    method, headers: { authorization: admin.authorization, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  }));
+  return answer(
+    await fetch(`${k.url}/wp-json/billing/v1${path}`, {
+      method,
+      headers: { authorization: admin.authorization, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
 }
 
 /** How many invoices the REST list counts (X-WP-Total). */
@@ -62,8 +73,17 @@ async function signIn(login: string, role: string): Promise<void> {
 }
 
 /** A team-roles style rule for the duration of `fn`: `edit` changes the named user's capabilities. */
-async function withCaps<T>(userId: number, edit: (allcaps: Record<string, boolean>) => Record<string, boolean>, fn: () => Promise<T>): Promise<T> {
-  const off = k.hooks.addFilter('billing_user_has_cap', (allcaps, _caps, args) => (args[1] === userId ? edit(allcaps) : allcaps), 10, 'test');
+async function withCaps<T>(
+  userId: number,
+  edit: (allcaps: Record<string, boolean>) => Record<string, boolean>,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const off = k.hooks.addFilter(
+    'billing_user_has_cap',
+    (allcaps, _caps, args) => (args[1] === userId ? edit(allcaps) : allcaps),
+    10,
+    'test',
+  );
   try {
     return await fn();
   } finally {
@@ -95,23 +115,33 @@ describe('admin-ajax.php rules (contract §6)', () => {
   it('answers 0 with 400 for a missing or unknown action, and to a visitor on a signed-in action', async () => {
     expect(await ajax('boss', { action: 'billing_no_such_action' })).toMatchObject({ status: 400, text: '0' });
     expect(await ajax('boss', {})).toMatchObject({ status: 400, text: '0' });
-    const visitor = await answer(await fetch(`${k.url}/wp-admin/admin-ajax.php`, {
-      method: 'POST', body: new URLSearchParams({ action: 'billing_search_invoices', term: 'x' }),
-    }));
+    const visitor = await answer(
+      await fetch(`${k.url}/wp-admin/admin-ajax.php`, {
+        method: 'POST',
+        body: new URLSearchParams({ action: 'billing_search_invoices', term: 'x' }),
+      }),
+    );
     expect(visitor).toMatchObject({ status: 400, text: '0' });
   });
 
   it('answers -1 with 403 for a bad or missing nonce, and writes nothing', async () => {
     const before = await invoiceCount();
-    expect(await ajax('boss', { action: 'billing_save_invoice', invoice: JSON.stringify({ items: [item] }), _wpnonce: 'deadbeef00' }))
-      .toMatchObject({ status: 403, text: '-1' });
+    expect(
+      await ajax('boss', { action: 'billing_save_invoice', invoice: JSON.stringify({ items: [item] }), _wpnonce: 'deadbeef00' }),
+    ).toMatchObject({ status: 403, text: '-1' });
     const { browser } = as.boss!;
-    const missing = await answer(await browser.fetch('/wp-admin/admin-ajax.php', {
-      method: 'POST', body: new URLSearchParams({ action: 'billing_save_invoice', invoice: JSON.stringify({ items: [item] }) }),
-    }));
+    const missing = await answer(
+      await browser.fetch('/wp-admin/admin-ajax.php', {
+        method: 'POST',
+        body: new URLSearchParams({ action: 'billing_save_invoice', invoice: JSON.stringify({ items: [item] }) }),
+      }),
+    );
     expect(missing).toMatchObject({ status: 403, text: '-1' });
     // another user's nonce is no nonce
-    expect(await ajax('boss', { action: 'billing_delete_invoice', id: '1', _wpnonce: as.peek!.nonce })).toMatchObject({ status: 403, text: '-1' });
+    expect(await ajax('boss', { action: 'billing_delete_invoice', id: '1', _wpnonce: as.peek!.nonce })).toMatchObject({
+      status: 403,
+      text: '-1',
+    });
     expect(await invoiceCount()).toBe(before);
   });
 
@@ -127,7 +157,9 @@ describe('admin-ajax.php rules (contract §6)', () => {
     for (const fields of cases) {
       const res = await ajax('peek', fields);
       expect({ fields, status: res.status, body: res.body }).toEqual({
-        fields, status: 403, body: { success: false, data: { code: 'billing_forbidden', message: expect.any(String) } },
+        fields,
+        status: 403,
+        body: { success: false, data: { code: 'billing_forbidden', message: expect.any(String) } },
       });
     }
     const sub = await ajax('sub', { action: 'billing_search_invoices', term: '' });
@@ -138,13 +170,17 @@ describe('admin-ajax.php rules (contract §6)', () => {
 describe('billing_save_invoice', () => {
   it('creates through InvoiceService (source ajax) and answers the REST representation', async () => {
     const heard: string[] = [];
-    const off = k.hooks.addAction('billing_invoice_created', (_id, _inv, c) => { heard.push(c.source); });
+    const off = k.hooks.addAction('billing_invoice_created', (_id, _inv, c) => {
+      heard.push(c.source);
+    });
     const res = await save('boss', { items: [item], customer_name: 'Jane Roe', customer_email: 'jane@roe.test', title: 'Branding' });
     off();
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
     expect(res.body.data).toMatchObject({
-      number: expect.stringMatching(/^INV-\d{4}$/), status: 'draft', title: 'Branding',
+      number: expect.stringMatching(/^INV-\d{4}$/),
+      status: 'draft',
+      title: 'Branding',
       customer: { name: 'Jane Roe', email: 'jane@roe.test', country: '', vat: '' },
       totals: { subtotal: 361.5, total: 361.5, due: 361.5 },
     });
@@ -155,10 +191,13 @@ describe('billing_save_invoice', () => {
 
   it('takes the document as a JSON body too (the action and nonce as fields of it)', async () => {
     const { browser, nonce } = as.boss!;
-    const res = await answer(await browser.fetch('/wp-admin/admin-ajax.php', {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ action: 'billing_save_invoice', _wpnonce: nonce, invoice: { items: [item], title: 'As JSON' } }),
-    }));
+    const res = await answer(
+      await browser.fetch('/wp-admin/admin-ajax.php', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ action: 'billing_save_invoice', _wpnonce: nonce, invoice: { items: [item], title: 'As JSON' } }),
+      }),
+    );
     expect([res.status, res.body.success, res.body.data.title]).toEqual([200, true, 'As JSON']);
   });
 
@@ -186,8 +225,12 @@ describe('billing_save_invoice', () => {
     ];
     for (const [doc, status, code, data] of cases) {
       const res = await save('boss', doc);
-      expect({ doc, status: res.status, success: res.body.success, code: res.body.data.code })
-        .toEqual({ doc, status, success: false, code });
+      expect({ doc, status: res.status, success: res.body.success, code: res.body.data.code }).toEqual({
+        doc,
+        status,
+        success: false,
+        code,
+      });
       expect(res.body.data.message).toEqual(expect.any(String));
       if (data) expect(res.body.data).toMatchObject(data as object);
     }
@@ -203,7 +246,12 @@ describe('billing_save_invoice', () => {
     const changed = await save('boss', { items: [{ ...item, quantity: 1 }], customer_name: 'Second Name', notes: 'n' }, draft.id);
     expect(changed.status).toBe(200);
     expect(changed.body.data).toMatchObject({
-      id: draft.id, number: draft.number, status: 'draft', customer: { name: 'Second Name' }, notes: 'n', totals: { total: 120.5 },
+      id: draft.id,
+      number: draft.number,
+      status: 'draft',
+      customer: { name: 'Second Name' },
+      notes: 'n',
+      totals: { total: 120.5 },
     });
     expect(changed.body.data).toEqual((await rest('GET', `/invoices/${draft.id}`)).body);
     const issued = await save('boss', { items: [{ ...item, quantity: 1 }], customer_name: 'Second Name', status: 'available' }, draft.id);
@@ -214,9 +262,16 @@ describe('billing_save_invoice', () => {
     const blank = await ajax('boss', { action: 'billing_save_invoice', id: '', invoice: JSON.stringify({ items: [item] }) });
     expect([blank.status, blank.body.success]).toEqual([200, true]);
     const malformed = await ajax('boss', { action: 'billing_save_invoice', id: 'abc', invoice: JSON.stringify({ items: [item] }) });
-    expect([malformed.status, malformed.body.data.code, Object.keys(malformed.body.data.params)]).toEqual([400, 'rest_invalid_param', ['id']]);
+    expect([malformed.status, malformed.body.data.code, Object.keys(malformed.body.data.params)]).toEqual([
+      400,
+      'rest_invalid_param',
+      ['id'],
+    ]);
     const unknown = await save('boss', { items: [item] }, 999999);
-    expect([unknown.status, unknown.body]).toEqual([404, { success: false, data: { code: 'billing_rest_not_found', message: expect.any(String) } }]);
+    expect([unknown.status, unknown.body]).toEqual([
+      404,
+      { success: false, data: { code: 'billing_rest_not_found', message: expect.any(String) } },
+    ]);
     const trashed = (await save('boss', { items: [item] })).body.data;
     await ajax('boss', { action: 'billing_delete_invoice', id: String(trashed.id) });
     expect((await save('boss', { items: [item] }, trashed.id)).body.data.code).toBe('billing_rest_not_found');
@@ -226,22 +281,37 @@ describe('billing_save_invoice', () => {
     // an editor (no manage_options) granted one of the two by a team-roles style rule
     const clerk = as.clerk!.user;
     const mine = (await save('boss', { items: [item] })).body.data;
-    await withCaps(clerk.id, (caps) => ({ ...caps, bill_create_invoice: true }), async () => {
-      const created = await save('clerk', { items: [item] });
-      expect([created.status, created.body.success]).toEqual([200, true]);
-      const edit = await save('clerk', { items: [item], notes: 'x' }, mine.id);
-      expect([edit.status, edit.body.data.code]).toEqual([403, 'billing_forbidden']);
-    });
-    await withCaps(clerk.id, (caps) => ({ ...caps, bill_edit_invoice: true }), async () => {
-      const create = await save('clerk', { items: [item] });
-      expect([create.status, create.body.data.code]).toEqual([403, 'billing_forbidden']);
-      const edit = await save('clerk', { items: [item], notes: 'by clerk' }, mine.id);
-      expect([edit.status, edit.body.data.notes]).toEqual([200, 'by clerk']);
-    });
+    await withCaps(
+      clerk.id,
+      (caps) => ({ ...caps, bill_create_invoice: true }),
+      async () => {
+        const created = await save('clerk', { items: [item] });
+        expect([created.status, created.body.success]).toEqual([200, true]);
+        const edit = await save('clerk', { items: [item], notes: 'x' }, mine.id);
+        expect([edit.status, edit.body.data.code]).toEqual([403, 'billing_forbidden']);
+      },
+    );
+    await withCaps(
+      clerk.id,
+      (caps) => ({ ...caps, bill_edit_invoice: true }),
+      async () => {
+        const create = await save('clerk', { items: [item] });
+        expect([create.status, create.body.data.code]).toEqual([403, 'billing_forbidden']);
+        const edit = await save('clerk', { items: [item], notes: 'by clerk' }, mine.id);
+        expect([edit.status, edit.body.data.notes]).toEqual([200, 'by clerk']);
+      },
+    );
   });
 
   it('lets an issued invoice change its notes only: anything else is 409 billing_rest_invalid_state', async () => {
-    const body = { items: [item], customer_name: 'Locked Ltd', customer_email: 'ap@locked.test', status: 'available', title: 'Issued', terms: 'Net 30' };
+    const body = {
+      items: [item],
+      customer_name: 'Locked Ltd',
+      customer_email: 'ap@locked.test',
+      status: 'available',
+      title: 'Issued',
+      terms: 'Net 30',
+    };
     const issued = (await save('boss', body)).body.data;
     expect(issued.status).toBe('available');
     const notes = await save('boss', { ...body, notes: 'Paid by wire, ref 42' }, issued.id);
@@ -262,7 +332,13 @@ describe('billing_save_invoice', () => {
       expect({ change, status: res.status, code: res.body.data.code }).toEqual({ change, status: 409, code: 'billing_rest_invalid_state' });
     }
     const stored = (await rest('GET', `/invoices/${issued.id}`)).body;
-    expect(stored).toMatchObject({ notes: 'Paid by wire, ref 42', title: 'Issued', totals: issued.totals, items: issued.items, number: issued.number });
+    expect(stored).toMatchObject({
+      notes: 'Paid by wire, ref 42',
+      title: 'Issued',
+      totals: issued.totals,
+      items: issued.items,
+      number: issued.number,
+    });
   });
 });
 
@@ -270,8 +346,12 @@ describe('billing_delete_invoice and billing_restore_invoice', () => {
   it('trashes as REST DELETE does, 410 the second time, and restores the previous status', async () => {
     const doc = (await save('boss', { items: [item], status: 'available' })).body.data;
     const heard: string[] = [];
-    const offT = k.hooks.addAction('billing_invoice_trashed', (id) => { heard.push(`trashed ${id}`); });
-    const offR = k.hooks.addAction('billing_invoice_restored', (id) => { heard.push(`restored ${id}`); });
+    const offT = k.hooks.addAction('billing_invoice_trashed', (id) => {
+      heard.push(`trashed ${id}`);
+    });
+    const offR = k.hooks.addAction('billing_invoice_restored', (id) => {
+      heard.push(`restored ${id}`);
+    });
     try {
       const del = await ajax('boss', { action: 'billing_delete_invoice', id: String(doc.id) });
       expect([del.status, del.body]).toEqual([200, { success: true, data: { trashed: true, previous: doc } }]);
@@ -294,7 +374,12 @@ describe('billing_delete_invoice and billing_restore_invoice', () => {
       const unknown = await ajax('boss', { action, id: '999999' });
       expect([action, unknown.status, unknown.body.data.code]).toEqual([action, 404, 'billing_rest_not_found']);
       const missing = await ajax('boss', { action });
-      expect([action, missing.status, missing.body.data.code, missing.body.data.params]).toEqual([action, 400, 'rest_missing_callback_param', ['id']]);
+      expect([action, missing.status, missing.body.data.code, missing.body.data.params]).toEqual([
+        action,
+        400,
+        'rest_missing_callback_param',
+        ['id'],
+      ]);
       const malformed = await ajax('boss', { action, id: '-3' });
       expect([action, malformed.status, malformed.body.data.code]).toEqual([action, 400, 'rest_invalid_param']);
     }
@@ -309,19 +394,37 @@ describe('billing_delete_invoice and billing_restore_invoice', () => {
 
 describe('billing_duplicate_invoice', () => {
   it('makes a new numbered draft with the same customer and items (source ajax)', async () => {
-    const src = (await save('boss', {
-      items: [item, { name: 'Hosting', quantity: 12, price: 9.99, taxable: false }], customer_name: 'Copy Co', customer_email: 'c@copy.test',
-      status: 'available', title: 'Yearly', notes: 'keep', terms: 'Net 15', discount: { type: 'percent', value: 10 },
-    })).body.data;
+    const src = (
+      await save('boss', {
+        items: [item, { name: 'Hosting', quantity: 12, price: 9.99, taxable: false }],
+        customer_name: 'Copy Co',
+        customer_email: 'c@copy.test',
+        status: 'available',
+        title: 'Yearly',
+        notes: 'keep',
+        terms: 'Net 15',
+        discount: { type: 'percent', value: 10 },
+      })
+    ).body.data;
     const heard: string[] = [];
-    const off = k.hooks.addAction('billing_invoice_created', (_id, _inv, c) => { heard.push(c.source); });
+    const off = k.hooks.addAction('billing_invoice_created', (_id, _inv, c) => {
+      heard.push(c.source);
+    });
     const res = await ajax('boss', { action: 'billing_duplicate_invoice', id: String(src.id) });
     off();
     expect(res.status).toBe(200);
     const copy = res.body.data;
     expect(copy.id).not.toBe(src.id);
     expect(copy.number).not.toBe(src.number);
-    expect(copy).toMatchObject({ status: 'draft', customer: src.customer, items: src.items, totals: src.totals, title: 'Yearly', terms: 'Net 15', discount: src.discount });
+    expect(copy).toMatchObject({
+      status: 'draft',
+      customer: src.customer,
+      items: src.items,
+      totals: src.totals,
+      title: 'Yearly',
+      terms: 'Net 15',
+      discount: src.discount,
+    });
     expect(copy).toEqual((await rest('GET', `/invoices/${copy.id}`)).body);
     expect(heard).toEqual(['ajax']);
   });
@@ -338,7 +441,10 @@ describe('billing_duplicate_invoice', () => {
 describe('billing_search_invoices', () => {
   it('answers at most 20 short entries matching number, title or customer, to a viewer too', async () => {
     for (let i = 0; i < 23; i++) {
-      await k.api.invoices.create({ items: [{ name: 'Thing', quantity: 1, price: `${i}.05` }], customer_name: `Zyxel Sàrl ${i}`, currency: i === 0 ? 'KWD' : 'USD' }, { actor: CLI, source: 'api' });
+      await k.api.invoices.create(
+        { items: [{ name: 'Thing', quantity: 1, price: `${i}.05` }], customer_name: `Zyxel Sàrl ${i}`, currency: i === 0 ? 'KWD' : 'USD' },
+        { actor: CLI, source: 'api' },
+      );
     }
     const res = await ajax('peek', { action: 'billing_search_invoices', term: 'ZYXEL' });
     expect(res.status).toBe(200);
@@ -348,10 +454,21 @@ describe('billing_search_invoices', () => {
       expect(hit.customer).toMatch(/^Zyxel Sàrl \d+$/);
     }
     const one = res.body.data.find((h: { customer: string }) => h.customer === 'Zyxel Sàrl 7');
-    expect(one).toEqual({ id: expect.any(Number), number: expect.stringMatching(/^INV-/), customer: 'Zyxel Sàrl 7', total: 7.05, due: 7.05, currency: 'USD', status: 'draft' });
+    expect(one).toEqual({
+      id: expect.any(Number),
+      number: expect.stringMatching(/^INV-/),
+      customer: 'Zyxel Sàrl 7',
+      total: 7.05,
+      due: 7.05,
+      currency: 'USD',
+      status: 'draft',
+    });
     const byNumber = await ajax('boss', { action: 'billing_search_invoices', term: one.number.toLowerCase() });
     expect(byNumber.body.data.map((h: { id: number }) => h.id)).toContain(one.id);
-    expect((await ajax('boss', { action: 'billing_search_invoices', term: 'no such thing at all' })).body).toEqual({ success: true, data: [] });
+    expect((await ajax('boss', { action: 'billing_search_invoices', term: 'no such thing at all' })).body).toEqual({
+      success: true,
+      data: [],
+    });
     // a LIKE wildcard in the term is a plain character
     expect((await ajax('boss', { action: 'billing_search_invoices', term: '%' })).body.data).toEqual([]);
     expect((await ajax('boss', { action: 'billing_search_invoices' })).body.data).toHaveLength(20);
@@ -359,7 +476,7 @@ describe('billing_search_invoices', () => {
 });
 
 describe('legacy names (contract §6)', () => {
-  it('declares the legacy table\'s manage_options on the four invoice actions that kept their names', () => {
+  it("declares the legacy table's manage_options on the four invoice actions that kept their names", () => {
     for (const name of ['billing_save_invoice', 'billing_delete_invoice', 'billing_duplicate_invoice', 'billing_search_invoices']) {
       const entry = k.ajax.actions.get(name);
       expect([name, entry?.kind === 'ajax' && entry.def.legacyCapability]).toEqual([name, 'manage_options']);
@@ -373,7 +490,8 @@ describe('legacy names (contract §6)', () => {
   it('lets manage_options through where the legacy table lists it, and nowhere else', async () => {
     const legacy = as.legacy!.user;
     const target = (await save('boss', { items: [item] })).body.data;
-    const noBill = (caps: Record<string, boolean>) => Object.fromEntries(Object.entries(caps).map(([c, v]) => [c, c.startsWith('bill_') ? false : v]));
+    const noBill = (caps: Record<string, boolean>) =>
+      Object.fromEntries(Object.entries(caps).map(([c, v]) => [c, c.startsWith('bill_') ? false : v]));
     await withCaps(legacy.id, noBill, async () => {
       const created = await save('legacy', { items: [item] });
       expect([created.status, created.body.success]).toEqual([200, true]);
@@ -395,9 +513,16 @@ describe('billing_save_quote', () => {
 
   it('creates and updates a quote through QuoteService, answering the REST representation', async () => {
     const created = await saveQuote('boss', { items: [item], customer_name: 'Quote Customer', expiry_date: '2099-01-31' });
-    expect(created.body).toMatchObject({ success: true, data: { number: expect.stringMatching(/^QUO-\d{4}$/), status: 'draft', expiry_date: '2099-01-31' } });
+    expect(created.body).toMatchObject({
+      success: true,
+      data: { number: expect.stringMatching(/^QUO-\d{4}$/), status: 'draft', expiry_date: '2099-01-31' },
+    });
     const id = created.body.data.id;
-    const updated = await saveQuote('boss', { items: [{ ...item, quantity: 1 }], customer_name: 'Quote Customer', status: 'available' }, id);
+    const updated = await saveQuote(
+      'boss',
+      { items: [{ ...item, quantity: 1 }], customer_name: 'Quote Customer', status: 'available' },
+      id,
+    );
     expect(updated.body.data).toMatchObject({ id, status: 'available', totals: { total: 120.5 } });
     expect((await rest('GET', `/quotes/${id}`)).body).toEqual(updated.body.data);
   });

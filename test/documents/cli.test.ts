@@ -20,7 +20,13 @@ afterAll(async () => {
 
 describe('billing invoice / quote commands', () => {
   it('create an invoice through the service, list it, and print its working public link', async () => {
-    const created = await cli('invoice', 'create', JSON.stringify({ items: [{ name: 'Audit', quantity: 1, price: 900 }], customer_name: 'Kim', status: 'available' }), '--format', 'json');
+    const created = await cli(
+      'invoice',
+      'create',
+      JSON.stringify({ items: [{ name: 'Audit', quantity: 1, price: 900 }], customer_name: 'Kim', status: 'available' }),
+      '--format',
+      'json',
+    );
     expect(created.stderr).toBe('');
     const inv = JSON.parse(created.stdout);
     expect(inv).toEqual({ id: expect.any(Number), number: 'INV-0001', status: 'available', total: '900.00' });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CLI } from '../../core/audit.ts';
+import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { bootKernel } from '../helpers/kernel.ts';
@@ -28,7 +28,10 @@ async function call(user: TestUser | null, path: string) {
 
 async function ajax(who: string, fields: Record<string, string>) {
   const { browser, nonce } = browsers[who]!;
-  const res = await browser.fetch('/wp-admin/admin-ajax.php', { method: 'POST', body: new URLSearchParams({ _wpnonce: nonce, ...fields }) });
+  const res = await browser.fetch('/wp-admin/admin-ajax.php', {
+    method: 'POST',
+    body: new URLSearchParams({ _wpnonce: nonce, ...fields }),
+  });
   const text = await res.text();
   bodies.push(text);
   return { status: res.status, text, body: text.startsWith('{') ? JSON.parse(text) : text };
@@ -41,13 +44,19 @@ async function client(login: string, display_name: string, email: string, compan
 }
 
 async function invoice(clientId: number, price: string, opts: { currency?: string; status?: 'draft' | 'available' } = {}): Promise<number> {
-  const doc = await k.api.invoices.create({ items: [{ name: 'Work', quantity: 1, price }], client_id: clientId, ...opts }, { actor: CLI, source: 'api' });
+  const doc = await k.api.invoices.create(
+    { items: [{ name: 'Work', quantity: 1, price }], client_id: clientId, ...opts },
+    { actor: CLI, source: 'api' },
+  );
   return doc.id;
 }
 
 /** Payments come later: the stored figures a payment or a cancellation leaves, written directly. */
 async function settle(id: number, paid: string, status: string): Promise<void> {
-  await k.db.query('update billing_documents set paid = $2::numeric, due = greatest(0, total - $2::numeric - credited), status = $3 where id = $1', [id, paid, status]);
+  await k.db.query(
+    'update billing_documents set paid = $2::numeric, due = greatest(0, total - $2::numeric - credited), status = $3 where id = $1',
+    [id, paid, status],
+  );
 }
 
 async function signIn(login: string, role: string): Promise<TestUser> {
@@ -80,7 +89,10 @@ beforeAll(async () => {
   await k.api.invoices.trash(await invoice(acme, '1000.00', { status: 'available' }), CLI);
   await invoice(acme, '80.25', { currency: 'EUR', status: 'available' });
   await k.api.quotes.create({ items: [{ name: 'Offer', quantity: 2, price: 10 }], client_id: acme }, { actor: CLI, source: 'api' });
-  const trashedQuote = await k.api.quotes.create({ items: [{ name: 'Old', quantity: 1, price: 1 }], client_id: acme }, { actor: CLI, source: 'api' });
+  const trashedQuote = await k.api.quotes.create(
+    { items: [{ name: 'Old', quantity: 1, price: 1 }], client_id: acme },
+    { actor: CLI, source: 'api' },
+  );
   await k.api.quotes.trash(trashedQuote.id, CLI);
   // bolt: paid in full in USD, and three decimals in KWD
   await settle(await invoice(bolt, '99.99', { status: 'available' }), '99.99', 'paid');
@@ -90,7 +102,10 @@ beforeAll(async () => {
   await invoice(carla, '10.00');
   await settle(await invoice(carla, '40.00', { status: 'available' }), '15.00', 'cancelled');
   // a document of nobody's
-  await k.api.invoices.create({ items: [{ name: 'Walk-in', quantity: 1, price: 5 }], customer_name: 'Walk-in' }, { actor: CLI, source: 'api' });
+  await k.api.invoices.create(
+    { items: [{ name: 'Walk-in', quantity: 1, price: 5 }], customer_name: 'Walk-in' },
+    { actor: CLI, source: 'api' },
+  );
 });
 
 afterAll(async () => {
@@ -128,14 +143,21 @@ async function expectedFigures(clientId: number) {
     t.paid += minor(inv.totals.paid);
     if (owed) t.due += minor(inv.totals.due);
   }
-  const asNumbers = Object.fromEntries(Object.entries(byCurrency).map(([c, t]) => [c, {
-    invoiced: t.invoiced / 10 ** DIGITS[c]!, paid: t.paid / 10 ** DIGITS[c]!, due: t.due / 10 ** DIGITS[c]!,
-  }]));
+  const asNumbers = Object.fromEntries(
+    Object.entries(byCurrency).map(([c, t]) => [
+      c,
+      {
+        invoiced: t.invoiced / 10 ** DIGITS[c]!,
+        paid: t.paid / 10 ** DIGITS[c]!,
+        due: t.due / 10 ** DIGITS[c]!,
+      },
+    ]),
+  );
   return { counts: { invoices: invoices.length, quotes: quotes.length }, byCurrency: asNumbers };
 }
 
 describe('GET /clients', () => {
-  it('lists the users with role billing_client, by name, in the contract\'s shape', async () => {
+  it("lists the users with role billing_client, by name, in the contract's shape", async () => {
     const res = await call(admin, '/clients');
     expect(res.status).toBe(200);
     expect(res.headers.get('x-wp-total')).toBe('26');
@@ -143,7 +165,12 @@ describe('GET /clients', () => {
     expect(res.body).toHaveLength(10);
     expect(res.body.map((c: { name: string }) => c.name).slice(0, 3)).toEqual(['Acme GmbH', 'Bolt Ltd', 'Bulk Buyer 01']);
     expect(res.body[0]).toEqual({
-      id: ids.acme, name: 'Acme GmbH', email: 'billing@acme.test', company: 'Acme Group', country: 'DE', vat: 'DE123456789',
+      id: ids.acme,
+      name: 'Acme GmbH',
+      email: 'billing@acme.test',
+      company: 'Acme Group',
+      country: 'DE',
+      vat: 'DE123456789',
       created: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
       counts: { invoices: 5, quotes: 1 },
       currency: 'USD',
@@ -176,7 +203,11 @@ describe('GET /clients', () => {
     });
     // money received on a cancelled invoice counts as paid; drafts and cancelled are neither invoiced nor due
     expect(all.find((c) => c.id === ids.carla).totals).toEqual({ invoiced: 0, paid: 15, due: 0 });
-    expect(all.find((c) => c.id === ids.dormant)).toMatchObject({ counts: { invoices: 0, quotes: 0 }, totals: { invoiced: 0, paid: 0, due: 0 }, totals_by_currency: {} });
+    expect(all.find((c) => c.id === ids.dormant)).toMatchObject({
+      counts: { invoices: 0, quotes: 0 },
+      totals: { invoiced: 0, paid: 0, due: 0 },
+      totals_by_currency: {},
+    });
   });
 
   it('gives totals in the site currency (option currency)', async () => {
@@ -204,12 +235,21 @@ describe('GET /clients', () => {
 
   it('pages as every collection does: headers, Link, limits', async () => {
     const last = await call(admin, '/clients?search=bulk&per_page=10&page=3');
-    expect([last.status, last.body.length, last.headers.get('x-wp-total'), last.headers.get('x-wp-totalpages')]).toEqual([200, 2, '22', '3']);
-    expect(last.headers.get('link')).toContain(`<${k.config.baseUrl}/wp-json/billing/v1/clients?search=bulk&per_page=10&page=2>; rel="prev"`);
+    expect([last.status, last.body.length, last.headers.get('x-wp-total'), last.headers.get('x-wp-totalpages')]).toEqual([
+      200,
+      2,
+      '22',
+      '3',
+    ]);
+    expect(last.headers.get('link')).toContain(
+      `<${k.config.baseUrl}/wp-json/billing/v1/clients?search=bulk&per_page=10&page=2>; rel="prev"`,
+    );
     expect(last.headers.get('link')).not.toContain('rel="next"');
     const first = await call(admin, '/clients?search=bulk&per_page=10');
     expect(first.headers.get('link')).toContain('page=2>; rel="next"');
-    expect(first.body.map((c: { name: string }) => c.name)).toEqual(Array.from({ length: 10 }, (_, i) => `Bulk Buyer ${String(i + 1).padStart(2, '0')}`));
+    expect(first.body.map((c: { name: string }) => c.name)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `Bulk Buyer ${String(i + 1).padStart(2, '0')}`),
+    );
     const past = await call(admin, '/clients?search=bulk&per_page=10&page=4');
     expect([past.status, past.body.code]).toEqual([400, 'billing_rest_invalid_page_number']);
     const tooMany = await call(admin, '/clients?per_page=101');
@@ -228,11 +268,16 @@ describe('GET /clients', () => {
 
   it('passes each representation through billing_rest_client (data, client, request)', async () => {
     const seen: unknown[] = [];
-    const off = k.hooks.addFilter('billing_rest_client', (data, c, request) => {
-      seen.push([c.id, (request as { url: URL }).url.pathname]);
-      const { vat: _vat, ...rest } = data;
-      return { ...rest, tier: c.id === ids.acme ? 'gold' : 'standard' };
-    }, 10, 'test');
+    const off = k.hooks.addFilter(
+      'billing_rest_client',
+      (data, c, request) => {
+        seen.push([c.id, (request as { url: URL }).url.pathname]);
+        const { vat: _vat, ...rest } = data;
+        return { ...rest, tier: c.id === ids.acme ? 'gold' : 'standard' };
+      },
+      10,
+      'test',
+    );
     try {
       const res = await call(admin, '/clients?search=acme');
       expect(res.body).toEqual([expect.objectContaining({ id: ids.acme, tier: 'gold' })]);
@@ -245,7 +290,12 @@ describe('GET /clients', () => {
 
   it('is in the in-process API too', async () => {
     const c = await k.api.clients.get(ids.acme!);
-    expect(c).toMatchObject({ id: ids.acme, name: 'Acme GmbH', counts: { invoices: 5, quotes: 1 }, totals: { USD: { invoiced: expect.any(String) } } });
+    expect(c).toMatchObject({
+      id: ids.acme,
+      name: 'Acme GmbH',
+      counts: { invoices: 5, quotes: 1 },
+      totals: { USD: { invoiced: expect.any(String) } },
+    });
     await expect(k.api.clients.get(admin.id)).rejects.toMatchObject({ code: 'billing_rest_not_found' });
   });
 });
@@ -258,9 +308,12 @@ describe('billing_search_clients', () => {
     expect(bulk.body.data).toHaveLength(20);
     expect(bulk.body.data[0]).toEqual({ id: ids.bulk1, name: 'Bulk Buyer 01', email: 'bulk1@buyers.test', company: '' });
     for (const hit of bulk.body.data) expect(Object.keys(hit).sort()).toEqual(['company', 'email', 'id', 'name']);
-    expect((await ajax('boss', { action: 'billing_search_clients', term: 'zeta' })).body.data)
-      .toEqual([{ id: ids.bolt, name: 'Bolt Ltd', email: 'AP@Bolt.test', company: 'Zeta Holdings' }]);
-    expect((await ajax('peek', { action: 'billing_search_clients', term: 'billing@acme' })).body.data.map((c: { id: number }) => c.id)).toEqual([ids.acme]);
+    expect((await ajax('boss', { action: 'billing_search_clients', term: 'zeta' })).body.data).toEqual([
+      { id: ids.bolt, name: 'Bolt Ltd', email: 'AP@Bolt.test', company: 'Zeta Holdings' },
+    ]);
+    expect(
+      (await ajax('peek', { action: 'billing_search_clients', term: 'billing@acme' })).body.data.map((c: { id: number }) => c.id),
+    ).toEqual([ids.acme]);
     expect((await ajax('boss', { action: 'billing_search_clients', term: 'no such client' })).body).toEqual({ success: true, data: [] });
     expect((await ajax('boss', { action: 'billing_search_clients' })).body.data).toHaveLength(20);
   });
@@ -272,7 +325,7 @@ describe('billing_search_clients', () => {
     expect([bad.status, bad.text]).toEqual([403, '-1']);
   });
 
-  it('declares the legacy table\'s edit_posts', () => {
+  it("declares the legacy table's edit_posts", () => {
     const entry = k.ajax.actions.get('billing_search_clients');
     expect(entry?.kind === 'ajax' && entry.def.legacyCapability).toBe('edit_posts');
   });

@@ -31,9 +31,17 @@ beforeAll(async () => {
   k = await bootKernel(db.url);
   admin = await makeUser(k, 'boss', 'administrator');
   viewer = await makeUser(k, 'peek', 'billing_viewer');
-  const client = await k.identity.users.create({
-    login: 'acme', email: 'billing@acme.test', role: 'billing_client', display_name: 'Acme GmbH', country: 'DE', vat: 'DE123456789',
-  }, { id: null, name: 'test' });
+  const client = await k.identity.users.create(
+    {
+      login: 'acme',
+      email: 'billing@acme.test',
+      role: 'billing_client',
+      display_name: 'Acme GmbH',
+      country: 'DE',
+      vat: 'DE123456789',
+    },
+    { id: null, name: 'test' },
+  );
   clientId = client.id;
 });
 
@@ -48,20 +56,40 @@ afterAll(async () => {
 describe('POST /invoices', () => {
   it('creates a numbered draft and answers 201 with the full representation and Location', async () => {
     const heard: string[] = [];
-    const off = k.hooks.addAction('billing_invoice_created', (_id, _inv, c) => { heard.push(c.source); });
-    const res = await call(admin, 'POST', '/invoices', { items: [item], customer_name: 'Jane Roe', customer_email: 'jane@roe.test', title: 'Branding' });
+    const off = k.hooks.addAction('billing_invoice_created', (_id, _inv, c) => {
+      heard.push(c.source);
+    });
+    const res = await call(admin, 'POST', '/invoices', {
+      items: [item],
+      customer_name: 'Jane Roe',
+      customer_email: 'jane@roe.test',
+      title: 'Branding',
+    });
     off();
     expect(res.status).toBe(201);
     expect(res.headers.get('location')).toBe(`${k.config.baseUrl}/wp-json/billing/v1/invoices/${res.body.id}`);
     expect(res.body).toEqual({
-      id: expect.any(Number), number: 'INV-0001', title: 'Branding', status: 'draft',
+      id: expect.any(Number),
+      number: 'INV-0001',
+      title: 'Branding',
+      status: 'draft',
       viewed: { count: 0, first: null, last: null },
-      issue_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), due_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), overdue: false,
-      customer: { name: 'Jane Roe', email: 'jane@roe.test', country: '', vat: '' }, client_id: null, currency: 'USD',
+      issue_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      due_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      overdue: false,
+      customer: { name: 'Jane Roe', email: 'jane@roe.test', country: '', vat: '' },
+      client_id: null,
+      currency: 'USD',
       totals: { subtotal: 361.5, discount: 0, tax: 0, total: 361.5, paid: 0, credited: 0, due: 361.5 },
-      items: [{ name: 'Design work', description: 'Logo', quantity: 3, price: 120.5, amount: 361.5, taxable: true }],
-      discount: null, tax_treatment: { category: 'standard', statement: '' }, notes: '', terms: '',
-      date_created: expect.any(String), date_modified: expect.any(String),
+      items: [{ name: 'Design work', description: 'Logo', quantity: 3, price: 120.5, amount: 361.5, taxable: true, tax_rate: null }],
+      discount: null,
+      tax_treatment: { category: 'standard', statement: '' },
+      // taxable at the site's rate, 0 % by default: zero rated
+      tax_breakdown: [{ category: 'Z', rate: 0, taxable_amount: 361.5, tax: 0, exemption_reason: '' }],
+      notes: '',
+      terms: '',
+      date_created: expect.any(String),
+      date_modified: expect.any(String),
       links: { pdf: `${k.config.baseUrl}/wp-json/billing/v1/invoices/${res.body.id}/pdf` },
     });
     expect(heard).toEqual(['rest']);
@@ -70,10 +98,16 @@ describe('POST /invoices', () => {
   it('fills the customer from the client, each field overridable, and applies the tax treatment', async () => {
     await k.options.set('tax_rate', 19, { id: null, name: 'test' });
     await k.options.set('business_country', 'FR', { id: null, name: 'test' });
-    const res = await call(admin, 'POST', '/invoices', { items: [item], client_id: clientId, customer_email: 'ap@acme.test', status: 'available' });
+    const res = await call(admin, 'POST', '/invoices', {
+      items: [item],
+      client_id: clientId,
+      customer_email: 'ap@acme.test',
+      status: 'available',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      status: 'available', client_id: clientId,
+      status: 'available',
+      client_id: clientId,
       customer: { name: 'Acme GmbH', email: 'ap@acme.test', country: 'DE', vat: 'DE123456789' },
       tax_treatment: { category: 'reverse_charge', statement: expect.stringContaining('DE123456789') },
       totals: { tax: 0, total: 361.5 },
@@ -112,7 +146,11 @@ describe('POST /invoices', () => {
 
   it('needs the capability: 401 without credentials, 403 for a viewer', async () => {
     const anon = await call(null, 'POST', '/invoices', { items: [item] });
-    expect([anon.status, anon.body.code, anon.headers.get('www-authenticate')]).toEqual([401, 'billing_rest_unauthenticated', 'Basic realm="billing"']);
+    expect([anon.status, anon.body.code, anon.headers.get('www-authenticate')]).toEqual([
+      401,
+      'billing_rest_unauthenticated',
+      'Basic realm="billing"',
+    ]);
     const peek = await call(viewer, 'POST', '/invoices', { items: [item] });
     expect([peek.status, peek.body.code]).toEqual([403, 'billing_rest_forbidden']);
   });
@@ -133,7 +171,9 @@ describe('GET /invoices', () => {
     expect(link).toContain('rel="prev"');
     expect(link).toContain('page=3');
     expect(link).toContain('orderby=id');
-    expect(res.body.map((i: { number: string }) => i.number)).toEqual(Array.from({ length: 10 }, (_, n) => `INV-${String(n + 11).padStart(4, '0')}`));
+    expect(res.body.map((i: { number: string }) => i.number)).toEqual(
+      Array.from({ length: 10 }, (_, n) => `INV-${String(n + 11).padStart(4, '0')}`),
+    );
   });
 
   it('refuses a page past the last and per_page over 100', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { CLI } from '../../core/audit.ts';
-import { siteDate, addDays } from '../../core/documents/site-time.ts';
+import { CLI } from '../../core/audit/audit.ts';
+import { siteDate, addDays } from '../../core/time/site-time.ts';
 import { InvoiceService } from '../../core/documents/invoice-service.ts';
 import type { DocumentInput } from '../../core/documents/document-schema.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -13,8 +13,12 @@ let invoices: InvoiceService;
 
 const ctx = { actor: CLI, source: 'api' as const };
 const item = (over: Partial<DocumentInput['items'][number]> = {}) => ({ name: 'Consulting', quantity: 2, price: 150, ...over });
-const numbers = async () => (await s.db.query<{ number: string }>(`select number from billing_documents where kind = 'invoice' order by number`)).map((r) => r.number);
-const sequence = async () => (await s.db.query<{ v: string }>(`select next_value::text as v from billing_sequences where kind = 'invoice'`))[0]!.v;
+const numbers = async () =>
+  (await s.db.query<{ number: string }>(`select number from billing_documents where kind = 'invoice' order by number`)).map(
+    (r) => r.number,
+  );
+const sequence = async () =>
+  (await s.db.query<{ v: string }>(`select next_value::text as v from billing_sequences where kind = 'invoice'`))[0]!.v;
 
 beforeAll(async () => {
   tdb = await freshDatabase();
@@ -45,11 +49,18 @@ describe('creating invoices', () => {
       heard.push([inv.number, c.source, seen]);
     });
     await s.options.set('tax_rate', 20, CLI);
-    const inv = await invoices.create({ items: [item({ quantity: 3, price: 19.99 }), item({ name: 'Book', quantity: 1, price: 10, taxable: false })] }, ctx);
+    const inv = await invoices.create(
+      { items: [item({ quantity: 3, price: 19.99 }), item({ name: 'Book', quantity: 1, price: 10, taxable: false })] },
+      ctx,
+    );
     off();
     expect(inv).toMatchObject({
-      number: 'INV-0001', status: 'draft', currency: 'USD', kind: 'invoice',
-      issueDate: siteDate(new Date(), 'UTC'), dueDate: addDays(siteDate(new Date(), 'UTC'), 30),
+      number: 'INV-0001',
+      status: 'draft',
+      currency: 'USD',
+      kind: 'invoice',
+      issueDate: siteDate(new Date(), 'UTC'),
+      dueDate: addDays(siteDate(new Date(), 'UTC'), 30),
       totals: { subtotal: '69.97', discount: '0.00', tax: '11.99', total: '81.96', paid: '0.00', credited: '0.00', due: '81.96' },
       tax: { category: 'standard', rate: '20' },
     });
@@ -81,7 +92,10 @@ describe('creating invoices', () => {
 
   it('takes a given number without consuming the sequence, and refuses one in use', async () => {
     await invoices.create({ items: [item()], number: 'LEGACY-7' }, ctx);
-    await expect(invoices.create({ items: [item()], number: 'LEGACY-7' }, ctx)).rejects.toMatchObject({ code: 'billing_rest_number_taken', status: 400 });
+    await expect(invoices.create({ items: [item()], number: 'LEGACY-7' }, ctx)).rejects.toMatchObject({
+      code: 'billing_rest_number_taken',
+      status: 400,
+    });
     await invoices.create({ items: [item()] }, ctx);
     expect(await numbers()).toEqual(['INV-0001', 'LEGACY-7']);
   });
@@ -108,7 +122,10 @@ describe('creating invoices', () => {
       [{ items: [item()], client_id: 987654 }, 'billing_rest_no_client', 'client_id'],
     ];
     for (const [input, code, param] of bad) {
-      const err = await invoices.create(input, ctx).then(() => null, (e) => e);
+      const err = await invoices.create(input, ctx).then(
+        () => null,
+        (e) => e,
+      );
       expect({ code: err?.code, param: Object.keys(err?.data?.params ?? {})[0] }).toEqual({ code, param });
       expect(err.status).toBe(400);
     }
@@ -118,10 +135,14 @@ describe('creating invoices', () => {
 
   it('spreads a discount and taxes only taxable lines, in any currency', async () => {
     await s.options.set('tax_rate', 10, CLI);
-    const inv = await invoices.create({
-      currency: 'JPY', discount: { type: 'percent', value: 10 },
-      items: [item({ quantity: 1, price: 1000 }), item({ quantity: 3, price: 333, taxable: false })],
-    }, ctx);
+    const inv = await invoices.create(
+      {
+        currency: 'JPY',
+        discount: { type: 'percent', value: 10 },
+        items: [item({ quantity: 1, price: 1000 }), item({ quantity: 3, price: 333, taxable: false })],
+      },
+      ctx,
+    );
     expect(inv.totals).toMatchObject({ subtotal: '1999', discount: '200', tax: '90', total: '1889' });
   });
 });
@@ -141,7 +162,9 @@ describe('reading and trashing invoices', () => {
   });
 
   it('answers 404 for an id of another kind or none', async () => {
-    await s.db.query(`insert into billing_documents (kind, number, status, currency, issue_date, access_key) values ('quote', 'QUO-9', 'draft', 'USD', '2026-01-01', 'k-quote-9')`);
+    await s.db.query(
+      `insert into billing_documents (kind, number, status, currency, issue_date, access_key) values ('quote', 'QUO-9', 'draft', 'USD', '2026-01-01', 'k-quote-9')`,
+    );
     const [{ id }] = await s.db.query<{ id: string }>(`select id from billing_documents where number = 'QUO-9'`);
     await expect(invoices.get(Number(id))).rejects.toMatchObject({ code: 'billing_rest_not_found' });
     await expect(invoices.get(99999999)).rejects.toMatchObject({ code: 'billing_rest_not_found' });
@@ -151,8 +174,15 @@ describe('reading and trashing invoices', () => {
     const draft = await invoices.create({ items: [item()] }, ctx);
     const edited = await invoices.update(draft.id, { items: [item({ quantity: 5 })], status: 'available' }, CLI);
     expect(edited).toMatchObject({ status: 'available', totals: { total: '750.00' } });
-    await expect(invoices.update(draft.id, { items: [item({ quantity: 6 })] }, CLI)).rejects.toMatchObject({ code: 'billing_rest_invalid_state', status: 409 });
-    const noted = await invoices.update(draft.id, { items: [item({ quantity: 5 })], notes: 'Paid by cheque soon', issue_date: edited.issueDate, due_date: edited.dueDate! }, CLI);
+    await expect(invoices.update(draft.id, { items: [item({ quantity: 6 })] }, CLI)).rejects.toMatchObject({
+      code: 'billing_rest_invalid_state',
+      status: 409,
+    });
+    const noted = await invoices.update(
+      draft.id,
+      { items: [item({ quantity: 5 })], notes: 'Paid by cheque soon', issue_date: edited.issueDate, due_date: edited.dueDate! },
+      CLI,
+    );
     expect(noted).toMatchObject({ notes: 'Paid by cheque soon', status: 'available', totals: { total: '750.00' } });
   });
 });
@@ -161,9 +191,27 @@ describe('listing invoices', () => {
   beforeAll(async () => {
     await s.db.query(`delete from billing_documents`);
     const mk = (over: Partial<DocumentInput>) => invoices.create({ items: [item()], ...over }, ctx);
-    await mk({ customer_name: 'Ada Lovelace', customer_email: 'ada@example.org', issue_date: '2026-01-05', due_date: '2026-01-20', status: 'available' });
-    await mk({ customer_name: 'Grace Hopper', title: 'Compiler work', issue_date: '2026-02-01', due_date: '2026-02-10', items: [item({ price: 200 })] });
-    await mk({ customer_name: 'Édith Piaf', issue_date: '2026-03-01', due_date: '2099-03-31', status: 'available', items: [item({ price: 1 })] });
+    await mk({
+      customer_name: 'Ada Lovelace',
+      customer_email: 'ada@example.org',
+      issue_date: '2026-01-05',
+      due_date: '2026-01-20',
+      status: 'available',
+    });
+    await mk({
+      customer_name: 'Grace Hopper',
+      title: 'Compiler work',
+      issue_date: '2026-02-01',
+      due_date: '2026-02-10',
+      items: [item({ price: 200 })],
+    });
+    await mk({
+      customer_name: 'Édith Piaf',
+      issue_date: '2026-03-01',
+      due_date: '2099-03-31',
+      status: 'available',
+      items: [item({ price: 1 })],
+    });
   });
 
   it('searches number, title, customer name and e-mail, case-insensitively', async () => {

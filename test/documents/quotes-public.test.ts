@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CLI } from '../../core/audit.ts';
+import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { bootKernel } from '../helpers/kernel.ts';
@@ -12,7 +12,9 @@ const bodies: string[] = [];
 
 async function rest(method: string, path: string, body?: unknown) {
   const res = await fetch(`${k.url}/wp-json/billing/v1${path}`, {
-    method, headers: { authorization: admin.authorization, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined,
+    method,
+    headers: { authorization: admin.authorization, 'content-type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
   bodies.push(text);
@@ -31,8 +33,13 @@ async function page(kind: 'invoice' | 'quote', id: number, key: string, headers:
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
-const tokenOf = (html: string) => /name="token" value="([^"]+)"/.exec(html)?.[1] ?? null;
-const quoteInput = (over: object = {}) => ({ items: [{ name: 'Website', quantity: 1, price: 2500 }], customer_name: 'Zoë Quinn', status: 'available', ...over });
+const tokenOf = (html: string) => /name="token"\s+value="([^"]+)"/.exec(html)?.[1] ?? null;
+const quoteInput = (over: object = {}) => ({
+  items: [{ name: 'Website', quantity: 1, price: 2500 }],
+  customer_name: 'Zoë Quinn',
+  status: 'available',
+  ...over,
+});
 
 async function newQuote(over: object = {}) {
   const { body } = await rest('POST', '/quotes', quoteInput(over));
@@ -56,7 +63,14 @@ describe('quotes over REST', () => {
   it('are created from their own sequence and read through billing_rest_quote', async () => {
     const created = await rest('POST', '/quotes', quoteInput({ expiry_date: '2099-12-31' }));
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ number: 'QUO-0001', status: 'available', expiry_date: '2099-12-31', accepted: null, declined: null, invoice_id: null });
+    expect(created.body).toMatchObject({
+      number: 'QUO-0001',
+      status: 'available',
+      expiry_date: '2099-12-31',
+      accepted: null,
+      declined: null,
+      invoice_id: null,
+    });
     const off = k.hooks.addFilter('billing_rest_quote', (data) => ({ ...data, seen: true }));
     const got = await rest('GET', `/quotes/${created.body.id}`);
     off();
@@ -89,18 +103,30 @@ describe('the public quote page', () => {
     const older = tokenOf((await page('quote', q.id, q.key)).text)!;
     const token = tokenOf((await page('quote', q.id, q.key)).text)!;
     const heard: unknown[] = [];
-    const off = k.hooks.addAction('billing_quote_accepted', (id, quote, invoice) => { heard.push([id, quote.status, invoice?.number]); });
+    const off = k.hooks.addAction('billing_quote_accepted', (id, quote, invoice) => {
+      heard.push([id, quote.status, invoice?.number]);
+    });
     const created: string[] = [];
-    const off2 = k.hooks.addAction('billing_invoice_created', (_id, _inv, c) => { created.push(c.source); });
+    const off2 = k.hooks.addAction('billing_invoice_created', (_id, _inv, c) => {
+      created.push(c.source);
+    });
     const res = await ajax({ action: 'billing_accept_quote', quote_id: String(q.id), token });
-    off(); off2();
-    expect(res).toEqual({ status: 200, body: { success: true, data: { quote_id: q.id, status: 'accepted', invoice_id: expect.any(Number) } } });
+    off();
+    off2();
+    expect(res).toEqual({
+      status: 200,
+      body: { success: true, data: { quote_id: q.id, status: 'accepted', invoice_id: expect.any(Number) } },
+    });
     const invoice = await rest('GET', `/invoices/${res.body.data.invoice_id}`);
     expect(invoice.body).toMatchObject({ status: 'available', customer: { name: 'Zoë Quinn' }, totals: { total: 2500 } });
     expect(heard).toEqual([[q.id, 'accepted', invoice.body.number]]);
     expect(created).toEqual(['quote']);
     const quote = await rest('GET', `/quotes/${q.id}`);
-    expect(quote.body).toMatchObject({ status: 'accepted', invoice_id: invoice.body.id, accepted: { at: expect.any(String), by: 'Zoë Quinn' } });
+    expect(quote.body).toMatchObject({
+      status: 'accepted',
+      invoice_id: invoice.body.id,
+      accepted: { at: expect.any(String), by: 'Zoë Quinn' },
+    });
     // reused, and an older unused token of the same quote: refused alike, and the quote stays accepted
     for (const t of [token, older]) {
       const again = await ajax({ action: 'billing_accept_quote', quote_id: String(q.id), token: t });
@@ -114,10 +140,17 @@ describe('the public quote page', () => {
     const b = await newQuote();
     const tokenA = tokenOf((await page('quote', a.id, a.key)).text)!;
     const foreign = await ajax({ action: 'billing_decline_quote', quote_id: String(b.id), token: tokenA });
-    expect(foreign).toEqual({ status: 403, body: { success: false, data: { code: 'billing_invalid_token', message: expect.any(String) } } });
+    expect(foreign).toEqual({
+      status: 403,
+      body: { success: false, data: { code: 'billing_invalid_token', message: expect.any(String) } },
+    });
     await k.db.query(`update billing_quote_tokens set expires_at = now() - interval '1 second' where quote_id = $1`, [a.id]);
-    expect((await ajax({ action: 'billing_accept_quote', quote_id: String(a.id), token: tokenA })).body.data.code).toBe('billing_invalid_token');
-    expect((await ajax({ action: 'billing_quote_accept', quote_id: String(a.id), token: 'x'.repeat(32) })).body.data.code).toBe('billing_invalid_token');
+    expect((await ajax({ action: 'billing_accept_quote', quote_id: String(a.id), token: tokenA })).body.data.code).toBe(
+      'billing_invalid_token',
+    );
+    expect((await ajax({ action: 'billing_quote_accept', quote_id: String(a.id), token: 'x'.repeat(32) })).body.data.code).toBe(
+      'billing_invalid_token',
+    );
     expect((await rest('GET', `/quotes/${a.id}`)).body.status).toBe('available');
   });
 
@@ -130,7 +163,10 @@ describe('the public quote page', () => {
   });
 
   it('follows quote_accept_action: none makes no invoice, convert_draft a draft', async () => {
-    for (const [setting, expected] of [['none', null], ['convert_draft', 'draft']] as const) {
+    for (const [setting, expected] of [
+      ['none', null],
+      ['convert_draft', 'draft'],
+    ] as const) {
       await k.options.set('quote_accept_action', setting, CLI);
       const q = await newQuote();
       const token = tokenOf((await page('quote', q.id, q.key)).text)!;
@@ -155,11 +191,17 @@ describe('the public quote page', () => {
 
 describe('the public invoice page', () => {
   it('counts customer views (first one fires billing_invoice_viewed), not staff views, and escapes what customers typed', async () => {
-    const created = await rest('POST', '/invoices', { items: [{ name: '<img src=x onerror=alert(1)>', quantity: 1, price: 10 }], customer_name: '<script>alert("x")</script>', status: 'available' });
+    const created = await rest('POST', '/invoices', {
+      items: [{ name: '<img src=x onerror=alert(1)>', quantity: 1, price: 10 }],
+      customer_name: '<script>alert("x")</script>',
+      status: 'available',
+    });
     const id = created.body.id;
     const key = await k.api.invoices.accessKey(id);
     const viewed: number[] = [];
-    const off = k.hooks.addAction('billing_invoice_viewed', (vid) => { viewed.push(vid); });
+    const off = k.hooks.addAction('billing_invoice_viewed', (vid) => {
+      viewed.push(vid);
+    });
     const first = await page('invoice', id, key);
     await page('invoice', id, key);
     off();
@@ -169,29 +211,47 @@ describe('the public invoice page', () => {
     expect(first.text).not.toContain('<img src=x');
     expect(viewed).toEqual([id]);
     const rep = await rest('GET', `/invoices/${id}`);
-    expect(rep.body.viewed).toEqual({ count: 2, first: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), last: expect.any(String) });
+    expect(rep.body.viewed).toEqual({
+      count: 2,
+      first: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+      last: expect.any(String),
+    });
 
     // an administrator signed in with a cookie does not count
-    const login = await fetch(`${k.url}/wp-login.php`, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ log: 'owner', pwd: 'correct horse battery' }) });
-    const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const login = await fetch(`${k.url}/wp-login.php`, {
+      method: 'POST',
+      redirect: 'manual',
+      body: new URLSearchParams({ log: 'owner', pwd: 'correct horse battery' }),
+    });
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     expect(cookie).not.toBe('');
     await page('invoice', id, key, { cookie });
     expect((await rest('GET', `/invoices/${id}`)).body.viewed.count).toBe(2);
   });
 
-  it('shows the company logo from the options, escaped', async () => {
+  it('shows the company logo from the options, and refuses a logo that could break out of the page', async () => {
     const created = await rest('POST', '/invoices', { items: [{ name: 'Logo test', quantity: 1, price: 1 }], status: 'available' });
     const key = await k.api.invoices.accessKey(created.body.id);
-    await k.options.set('company_logo_url', 'data:image/png;base64,iVBORw0KGgo="onerror="alert(1)', CLI);
-    const shown = await page('invoice', created.body.id, key);
-    expect(shown.text).toContain('<img class="logo" src="data:image/png;base64,iVBORw0KGgo=&quot;onerror=&quot;alert(1)"');
-    await k.options.set('company_logo_url', 'javascript:alert(1)', CLI);
-    expect((await page('invoice', created.body.id, key)).text).not.toContain('class="logo"');
+    await k.options.set('company_logo_url', 'data:image/png;base64,iVBORw0KGgo=', CLI);
+    expect((await page('invoice', created.body.id, key)).text).toContain('<img class="logo" src="data:image/png;base64,iVBORw0KGgo="');
+    for (const hostile of ['data:image/png;base64,iVBORw0KGgo="onerror="alert(1)', 'javascript:alert(1)', 'http://example.com/logo.png']) {
+      await expect(k.options.set('company_logo_url', hostile, CLI)).rejects.toMatchObject({ code: 'billing_invalid_option' });
+    }
+    // the refused writes changed nothing
+    expect((await page('invoice', created.body.id, key)).text).toContain('<img class="logo" src="data:image/png;base64,iVBORw0KGgo="');
     await k.options.delete('company_logo_url', CLI);
+    expect((await page('invoice', created.body.id, key)).text).not.toContain('class="logo"');
   });
 
   it('serves the PDF with the key, and 404 without', async () => {
-    const created = await rest('POST', '/invoices', { items: [{ name: 'Hosting', quantity: 12, price: 9.99 }], customer_name: 'Дмитрий Иванов', status: 'available' });
+    const created = await rest('POST', '/invoices', {
+      items: [{ name: 'Hosting', quantity: 12, price: 9.99 }],
+      customer_name: 'Дмитрий Иванов',
+      status: 'available',
+    });
     const key = await k.api.invoices.accessKey(created.body.id);
     const pdf = await fetch(`${k.url}/billing/invoice/${created.body.id}/pdf?key=${key}`);
     expect(pdf.status).toBe(200);

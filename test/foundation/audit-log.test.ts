@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CLI } from '../../core/audit.ts';
+import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { json } from '../helpers/http.ts';
@@ -18,7 +18,10 @@ beforeAll(async () => {
   subscriber = await makeUser(k, 'reader', 'subscriber');
   await k.options.set('company_name', 'Audited Ltd', CLI);
   await k.plugins.activate('hello', CLI);
-  await k.api.invoices.create({ items: [{ name: 'x', quantity: 1, price: 1 }] }, { actor: { id: auditor.id, name: 'auditor', ip: '10.0.0.9' }, source: 'api' });
+  await k.api.invoices.create(
+    { items: [{ name: 'x', quantity: 1, price: 1 }] },
+    { actor: { id: auditor.id, name: 'auditor', ip: '10.0.0.9' }, source: 'api' },
+  );
 });
 
 afterAll(async () => {
@@ -26,7 +29,8 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const get = (user: TestUser, query = '') => fetch(`${k.url}/wp-json/billing/v1/audit-log${query}`, { headers: { authorization: user.authorization } });
+const get = (user: TestUser, query = '') =>
+  fetch(`${k.url}/wp-json/billing/v1/audit-log${query}`, { headers: { authorization: user.authorization } });
 
 describe('GET /audit-log', () => {
   it('lists who did what, newest first, with paging headers', async () => {
@@ -37,13 +41,19 @@ describe('GET /audit-log', () => {
     const actions = entries.map((e: { action: string }) => e.action);
     expect(actions.indexOf('invoice.create')).toBeLessThan(actions.indexOf('plugin.activate'));
     expect(entries.find((e: { action: string }) => e.action === 'invoice.create')).toMatchObject({
-      actor: 'auditor', actor_id: auditor.id, object_type: 'invoice', ip: '10.0.0.9', at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+      actor: 'auditor',
+      actor_id: auditor.id,
+      object_type: 'invoice',
+      ip: '10.0.0.9',
+      at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
     });
   });
 
   it('filters by object and action', async () => {
     const entries = await json(await get(auditor, '?object_type=option&object_id=company_name'));
-    expect(entries).toEqual([expect.objectContaining({ action: 'option.set', actor: 'cli', details: { old: 'My Company', new: 'Audited Ltd' } })]);
+    expect(entries).toEqual([
+      expect.objectContaining({ action: 'option.set', actor: 'cli', details: { old: 'My Company', new: 'Audited Ltd' } }),
+    ]);
     expect(await json(await get(auditor, '?action=plugin.activate'))).toHaveLength(1);
   });
 

@@ -30,8 +30,11 @@ describe('the billing CLI', () => {
 
   it('lists plugins', async () => {
     expect(await jsonOf('plugin', 'list')).toEqual([
+      { name: 'e-invoicing', version: '1.0.0', title: 'E-invoicing', active: false },
+      { name: 'example-gateway', version: '1.0.0', title: 'Example Pay', active: false },
       { name: 'hello', version: '1.0.0', title: 'Hello fixture', active: false },
       { name: 'hello-addon', version: '0.1.0', title: 'hello-addon', active: false },
+      { name: 'rogue-gateway', version: '1.0.0', title: 'rogue-gateway', active: false },
     ]);
     const text = await cli('plugin', 'list');
     expect(text.stdout.split('\n')[0]).toMatch(/^name\s+version\s+title\s+active$/);
@@ -40,8 +43,9 @@ describe('the billing CLI', () => {
   it('activates a plugin that the running server then serves', async () => {
     const r = await cli('plugin', 'activate', 'hello');
     expect(r).toEqual({ code: 0, stdout: 'Plugin hello activated.\n', stderr: '' });
-    const served = await eventually(async () =>
-      (await fetch(`${server.url}/wp-admin/admin-ajax.php?action=hello_webhook`, { method: 'POST', body: 'x' })).status === 200);
+    const served = await eventually(
+      async () => (await fetch(`${server.url}/wp-admin/admin-ajax.php?action=hello_webhook`, { method: 'POST', body: 'x' })).status === 200,
+    );
     expect(served).toBe(true);
   });
 
@@ -57,8 +61,14 @@ describe('the billing CLI', () => {
   });
 
   it('fails with one line on stderr and a non-zero exit', async () => {
-    for (const args of [['option', 'set', 'tax_rate', 'abc'], ['option', 'set', 'nope', '1'], ['option', 'set', 'hello_loud', 'yes'],
-      ['plugin', 'activate', 'missing'], ['plugin', 'deactivate', 'missing'], ['cron', 'run', 'missing']]) {
+    for (const args of [
+      ['option', 'set', 'tax_rate', 'abc'],
+      ['option', 'set', 'nope', '1'],
+      ['option', 'set', 'hello_loud', 'yes'],
+      ['plugin', 'activate', 'missing'],
+      ['plugin', 'deactivate', 'missing'],
+      ['cron', 'run', 'missing'],
+    ]) {
       const r = await cli(...args, '--format', 'json');
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
@@ -75,7 +85,16 @@ describe('the billing CLI', () => {
 
   it('lists and runs cron jobs', async () => {
     const jobs = await jsonOf('cron', 'list');
-    expect(jobs).toEqual([{ hook: 'hello_tick', schedule: '* * * * * *', next_run: expect.any(String), last_run: expect.anything(), last_result: expect.anything() }]);
+    expect(jobs).toEqual([
+      { hook: 'billing_outbox_cleanup', schedule: '17 3 * * *', next_run: expect.any(String), last_run: null, last_result: null },
+      {
+        hook: 'hello_tick',
+        schedule: '* * * * * *',
+        next_run: expect.any(String),
+        last_run: expect.anything(),
+        last_result: expect.anything(),
+      },
+    ]);
     const run = await jsonOf('cron', 'run', 'hello_tick');
     expect(run).toEqual({ hook: 'hello_tick', ran: true, status: 'succeeded', result: { due: expect.any(String) } });
   });

@@ -26,7 +26,10 @@ describe('plugin discovery', () => {
   it('finds folder plugins and npm packages marked as billing plugins, and nothing else', async () => {
     const root = project({
       'billing-plugin-shipping': { pkg: { type: 'module', main: 'index.js', billing: { plugin: true } }, main: pluginModule('shipping') },
-      '@acme/billing-vat-moss': { pkg: { type: 'module', exports: { '.': './index.js' }, billing: { plugin: true } }, main: pluginModule('vat-moss') },
+      '@acme/billing-vat-moss': {
+        pkg: { type: 'module', exports: { '.': './index.js' }, billing: { plugin: true } },
+        main: pluginModule('vat-moss'),
+      },
       'left-pad': { pkg: { main: 'index.js' }, main: 'export default 1;\n' },
       'not-quite': { pkg: { type: 'module', main: 'index.js', billing: { plugin: false } }, main: pluginModule('not-quite') },
     });
@@ -39,12 +42,16 @@ describe('plugin discovery', () => {
   });
 
   it('refuses two plugins of the same name', async () => {
-    const root = project({ 'hello-again': { pkg: { type: 'module', main: 'index.js', billing: { plugin: true } }, main: pluginModule('hello') } });
+    const root = project({
+      'hello-again': { pkg: { type: 'module', main: 'index.js', billing: { plugin: true } }, main: pluginModule('hello') },
+    });
     await expect(discoverPlugins([FIXTURE_PLUGINS], root)).rejects.toThrow(/plugin hello is found twice/);
   });
 
   it('refuses a module that exports no definition', async () => {
-    const root = project({ 'broken-plugin': { pkg: { type: 'module', main: 'index.js', billing: { plugin: true } }, main: 'export const x = 1;\n' } });
+    const root = project({
+      'broken-plugin': { pkg: { type: 'module', main: 'index.js', billing: { plugin: true } }, main: 'export const x = 1;\n' },
+    });
     await expect(discoverPlugins([], root)).rejects.toThrow(/does not export a plugin definition/);
   });
 });
@@ -55,7 +62,18 @@ describe('definePlugin', () => {
     expect(() => definePlugin({ name: 'Bad Name', version: '1.0.0' })).toThrow(/kebab-case/);
     expect(() => definePlugin({ name: 'ok', version: 'one' })).toThrow(/semver/);
     expect(() => definePlugin({ name: 'ok', version: '1.0.0', settings: { x: { type: 'string' } as never } })).toThrow(/needs a default/);
-    expect(() => definePlugin({ name: 'ok', version: '1.0.0', jobs: [{ hook: 'j', schedule: 'soon', run: async () => null }] })).toThrow(/invalid schedule/);
-    expect(() => definePlugin({ name: 'ok', version: '1.0.0', migrations: [{ name: 'a', up: '' }, { name: 'a', up: '' }] })).toThrow(/repeat/);
+    expect(() => definePlugin({ name: 'ok', version: '1.0.0', jobs: [{ hook: 'j', schedule: 'soon', run: async () => null }] })).toThrow(
+      /invalid schedule/,
+    );
+    expect(() =>
+      definePlugin({
+        name: 'ok',
+        version: '1.0.0',
+        migrations: [
+          { name: 'a', up: '' },
+          { name: 'a', up: '' },
+        ],
+      }),
+    ).toThrow(/repeat/);
   });
 });

@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 describe('the embedded database with several connections', () => {
-  it('keeps each connection\'s statements and transactions whole: every query gets its own rows', async () => {
+  it("keeps each connection's statements and transactions whole: every query gets its own rows", async () => {
     // Before ExchangeQueue, pglite-socket interleaved one connection's Parse/Bind with another's: here that
     // gave about a quarter of the reads someone else's answer, and "portal does not exist" errors.
     let wrong = 0;

@@ -18,7 +18,11 @@ function serve(port: number): ChildProcess {
 }
 
 const exited = (p: ChildProcess) => new Promise<number | null>((r) => p.once('exit', (code) => r(code)));
-const healthy = (port: number) => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status === 200, () => false);
+const healthy = (port: number) =>
+  fetch(`http://127.0.0.1:${port}/healthz`).then(
+    (r) => r.status === 200,
+    () => false,
+  );
 
 afterAll(() => {
   child?.kill('SIGKILL');

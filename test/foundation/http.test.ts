@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CLI } from '../../core/audit.ts';
+import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { createLogger } from '../../core/log.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -32,7 +32,9 @@ describe('the HTTP server', () => {
 
   it('refuses REST bodies over 1 MiB with 413 in the REST shape', async () => {
     const res = await fetch(`${k.url}/wp-json/billing/v1/hello`, {
-      method: 'POST', body: JSON.stringify({ name: big }), headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      body: JSON.stringify({ name: big }),
+      headers: { 'content-type': 'application/json' },
     });
     expect(res.status).toBe(413);
     expect(await json(res)).toEqual({ code: 'rest_payload_too_large', message: expect.any(String), data: { status: 413 } });
@@ -45,15 +47,28 @@ describe('the HTTP server', () => {
     expect(await k.db.query(`select 1 from hello_events where kind = 'webhook'`)).toEqual([]);
   });
 
-  it('answers 400 rest_invalid_json for JSON it cannot read', async () => {
-    const res = await fetch(`${k.url}/wp-json/billing/v1/hello`, { method: 'POST', body: '{"name":', headers: { 'content-type': 'application/json' } });
+  it('answers 400 rest_invalid_json for JSON it cannot read, once the route and the caller are known', async () => {
+    const user = await k.identity.users.create({ login: 'jsonuser', email: 'jsonuser@example.com', role: 'administrator' }, CLI);
+    const app = await k.identity.appPasswords.create(user, 'json', CLI);
+    const post = (authorization?: string) =>
+      fetch(`${k.url}/wp-json/billing/v1/invoices`, {
+        method: 'POST',
+        body: '{"name":',
+        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+      });
+    const res = await post(`Basic ${Buffer.from(`jsonuser:${app.password}`).toString('base64')}`);
     expect(res.status).toBe(400);
     expect((await json(res)).code).toBe('rest_invalid_json');
+    // without credentials the body is never read: the answer is the route's 401
+    expect((await json(await post())).code).toBe('billing_rest_unauthenticated');
   });
 
   it('answers 431 itself for headers over 16 KiB', async () => {
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest(`${k.url}/healthz`, { headers: { 'x-big': 'y'.repeat(17 * 1024) } }, (res) => { res.resume(); resolve(res.statusCode!); });
+      const req = httpRequest(`${k.url}/healthz`, { headers: { 'x-big': 'y'.repeat(17 * 1024) } }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
       req.on('error', reject);
       req.end();
     });
@@ -61,12 +76,20 @@ describe('the HTTP server', () => {
   });
 
   it('answers rest_no_route for unknown routes and methods, with the discovery Link', async () => {
-    for (const [method, path] of [['GET', '/billing/v1/nothing'], ['DELETE', '/billing/v1/hello'], ['GET', '/other/v9/x']]) {
+    for (const [method, path] of [
+      ['GET', '/billing/v1/nothing'],
+      ['DELETE', '/billing/v1/hello'],
+      ['GET', '/other/v9/x'],
+    ]) {
       const res = await fetch(`${k.url}/wp-json${path}`, { method });
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toBe('application/json; charset=UTF-8');
       expect(res.headers.get('link')).toBe(`<${k.config.baseUrl}/wp-json/>; rel="https://api.w.org/"`);
-      expect(await json(res)).toEqual({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+      expect(await json(res)).toEqual({
+        code: 'rest_no_route',
+        message: 'No route was found matching the URL and request method.',
+        data: { status: 404 },
+      });
     }
   });
 
@@ -74,7 +97,11 @@ describe('the HTTP server', () => {
     const res = await fetch(`${k.url}/wp-json/`);
     const index = await json(res);
     expect(index.namespaces).toContain('billing/v1');
-    expect(index.routes['/billing/v1/hello']).toMatchObject({ namespace: 'billing/v1', methods: ['GET'], endpoints: [{ methods: ['GET'], args: { name: { required: false, type: 'string' } } }] });
+    expect(index.routes['/billing/v1/hello']).toMatchObject({
+      namespace: 'billing/v1',
+      methods: ['GET'],
+      endpoints: [{ methods: ['GET'], args: { name: { required: false, type: 'string' } } }],
+    });
   });
 
   it('answers admin-ajax with 0/400 for a missing or unknown action', async () => {
@@ -84,21 +111,28 @@ describe('the HTTP server', () => {
       expect(await res.text()).toBe('0');
     }
   });
-
 });
 
 describe('logs', () => {
   it('are JSON lines that never carry a query string or a secret', async () => {
     const lines: string[] = [];
     const db4 = await freshDatabase();
-    const k4 = await bootKernel(db4.url, { log: createLogger('info', { write: (l: string) => { lines.push(l); } }) });
+    const k4 = await bootKernel(db4.url, {
+      log: createLogger('info', {
+        write: (l: string) => {
+          lines.push(l);
+        },
+      }),
+    });
     try {
       await fetch(`${k4.url}/healthz?key=secret-access-key`);
       k4.log.info({ password: 'hunter2', user: { token: 'tok-123' } }, 'something happened');
       await new Promise((r) => setTimeout(r, 50));
       const parsed = lines.map((l) => JSON.parse(l));
       expect(parsed).toContainEqual(expect.objectContaining({ msg: 'request', method: 'GET', path: '/healthz', status: 200 }));
-      expect(parsed).toContainEqual(expect.objectContaining({ msg: 'something happened', password: '[redacted]', user: { token: '[redacted]' } }));
+      expect(parsed).toContainEqual(
+        expect.objectContaining({ msg: 'something happened', password: '[redacted]', user: { token: '[redacted]' } }),
+      );
       const all = lines.join('\n');
       for (const secret of ['secret-access-key', 'hunter2', 'tok-123']) expect(all).not.toContain(secret);
     } finally {

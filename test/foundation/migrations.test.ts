@@ -22,7 +22,12 @@ afterAll(async () => {
 
 const steps: Migration[] = [
   { name: '0001', up: 'create table m_things (id serial primary key, name text not null)' },
-  { name: '0002', up: async (tx) => { await tx.query(`insert into m_things (name) values ('seed')`); } },
+  {
+    name: '0002',
+    up: async (tx) => {
+      await tx.query(`insert into m_things (name) values ('seed')`);
+    },
+  },
 ];
 
 describe('migrations', () => {

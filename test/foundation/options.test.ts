@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CLI } from '../../core/audit.ts';
+import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { bootKernel } from '../helpers/kernel.ts';
@@ -71,13 +71,21 @@ describe('options', () => {
     off();
     expect(heard).toEqual([['company_name', 'My Company', 'Acme Ltd', 'Acme Ltd']]);
     const rows = await k.db.query('select actor, action, object_id, details from billing_audit_log where object_id = $1', ['company_name']);
-    expect(rows).toEqual([{ actor: 'cli', action: 'option.set', object_id: 'company_name', details: { old: 'My Company', new: 'Acme Ltd' } }]);
+    expect(rows).toEqual([
+      { actor: 'cli', action: 'option.set', object_id: 'company_name', details: { old: 'My Company', new: 'Acme Ltd' } },
+    ]);
   });
 
   it('know plugin settings whether or not the plugin is active', async () => {
     expect((await k.plugins.list()).find((p) => p.name === 'hello')?.active).toBe(false);
     expect(await k.options.get('hello_greeting')).toBe('Hello');
     const listed = await k.options.list();
-    expect(listed.find((o) => o.key === 'hello_greeting')).toEqual({ key: 'hello_greeting', value: 'Hello', owner: 'hello', isDefault: true, secret: false });
+    expect(listed.find((o) => o.key === 'hello_greeting')).toEqual({
+      key: 'hello_greeting',
+      value: 'Hello',
+      owner: 'hello',
+      isDefault: true,
+      secret: false,
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CLI } from '../../core/audit.ts';
+import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { json } from '../helpers/http.ts';
@@ -29,7 +29,14 @@ afterAll(async () => {
 describe('plugins', () => {
   it('are all inactive on a fresh install', async () => {
     const list = await a.plugins.list();
-    expect(list.map((p) => [p.name, p.active])).toEqual([['hello', false], ['hello-addon', false]]);
+    // the bundled plugins (plugins/) beside the fixtures
+    expect(list.map((p) => [p.name, p.active])).toEqual([
+      ['e-invoicing', false],
+      ['example-gateway', false],
+      ['hello', false],
+      ['hello-addon', false],
+      ['rogue-gateway', false],
+    ]);
     expect((await webhook(a)).status).toBe(400);
     expect(await (await webhook(a)).text()).toBe('0');
     expect((await helloRoute(a)).status).toBe(404);

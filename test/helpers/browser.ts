@@ -16,7 +16,14 @@ export function launch(): Promise<Browser> {
     executablePath: CHROMIUM,
     headless: true,
     // as root, without a sandbox; and no background traffic on this machine's closed network
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }

@@ -13,10 +13,15 @@ export interface CliResult {
 /** Runs the real `billing` command in its own process against the given database. */
 export function billing(databaseUrl: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((res) => {
-    execFile(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, BILLING_PLUGIN_DIRS: FIXTURE_PLUGINS, ...env },
-    }, (err, stdout, stderr) => {
-      res({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      {
+        env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, BILLING_PLUGIN_DIRS: FIXTURE_PLUGINS, ...env },
+      },
+      (err, stdout, stderr) => {
+        res({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+      },
+    );
   });
 }

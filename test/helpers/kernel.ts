@@ -29,15 +29,18 @@ export interface TestKernelOptions {
 /** A kernel on the given database, with the fixture plugins beside the bundled ones, fast polling. */
 export async function bootKernel(databaseUrl: string, opts: TestKernelOptions = {}): Promise<Kernel> {
   const port = await freePort();
-  const config = loadConfig({}, {
-    port,
-    baseUrl: `http://127.0.0.1:${port}`,
-    databaseUrl,
-    dataDir: mkdtempSync(join(tmpdir(), 'billing-data-')),
-    syncIntervalMs: 100,
-    pluginDirs: [BUNDLED_PLUGINS, FIXTURE_PLUGINS],
-    ...opts.config,
-  });
+  const config = loadConfig(
+    {},
+    {
+      port,
+      baseUrl: `http://127.0.0.1:${port}`,
+      databaseUrl,
+      dataDir: mkdtempSync(join(tmpdir(), 'billing-data-')),
+      syncIntervalMs: 100,
+      pluginDirs: [BUNDLED_PLUGINS, FIXTURE_PLUGINS],
+      ...opts.config,
+    },
+  );
   return Kernel.boot(config, { serve: opts.serve ?? true, log: opts.log ?? silentLogger(), announce: () => {} });
 }
 

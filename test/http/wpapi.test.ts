@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import WPAPI from 'wpapi';
-import { CLI } from '../../core/audit.ts';
+import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { bootIdentityKernel, makeUser, type TestUser } from '../identity/support.ts';
@@ -32,7 +32,10 @@ describe('the wpapi client', () => {
     const page2 = await billing.widgets().perPage(5).page(2).get();
     expect(page2.map((w: { id: number }) => w.id)).toEqual([6, 7, 8, 9, 10]);
     expect(page2._paging).toMatchObject({ total: 23, totalPages: 5 });
-    const link = (href: string) => { const u = new URL(href); return [`${u.origin}${u.pathname}`, Object.fromEntries(u.searchParams)]; };
+    const link = (href: string) => {
+      const u = new URL(href);
+      return [`${u.origin}${u.pathname}`, Object.fromEntries(u.searchParams)];
+    };
     const collection = `${k.config.baseUrl}/wp-json/billing/v1/widgets`;
     expect(link(page2._paging.links.next)).toEqual([collection, { per_page: '5', page: '3' }]);
     expect(link(page2._paging.links.prev)).toEqual([collection, { per_page: '5', page: '1' }]);
@@ -61,17 +64,26 @@ describe('the wpapi client', () => {
     const site = new WPAPI({ endpoint: `${k.url}/wp-json`, ...credentials() });
     site.widgets = site.registerRoute('billing/v1', '/widgets/(?P<id>[\\d]+)');
     expect(await site.widgets().id(7).auth(credentials()).get()).toEqual({ id: 7, name: 'Gear 7' });
-    await expect(site.widgets().id(99).auth(credentials()).get()).rejects.toMatchObject({ code: 'billing_rest_not_found', data: { status: 404 } });
+    await expect(site.widgets().id(99).auth(credentials()).get()).rejects.toMatchObject({
+      code: 'billing_rest_not_found',
+      data: { status: 404 },
+    });
     const admin = await makeUser(k, 'boss', 'administrator');
     const created = await site.widgets().auth({ username: 'boss@example.com', password: admin.appPassword }).create({ name: 'Flange' });
     expect(created).toEqual({ id: 24, name: 'Flange' });
     // the viewer may read but not create
-    await expect(site.widgets().auth(credentials()).create({ name: 'No' })).rejects.toMatchObject({ code: 'billing_rest_forbidden', data: { status: 403 } });
+    await expect(site.widgets().auth(credentials()).create({ name: 'No' })).rejects.toMatchObject({
+      code: 'billing_rest_forbidden',
+      data: { status: 403 },
+    });
   });
 
   it('is told 401 billing_rest_unauthenticated without valid credentials', async () => {
     const site = await WPAPI.discover(k.url);
-    await expect(site.namespace('billing/v1').widgets().get()).rejects.toMatchObject({ code: 'billing_rest_unauthenticated', data: { status: 401 } });
+    await expect(site.namespace('billing/v1').widgets().get()).rejects.toMatchObject({
+      code: 'billing_rest_unauthenticated',
+      data: { status: 401 },
+    });
     site.auth({ username: 'viewer', password: 'abcd abcd abcd abcd abcd abcd' });
     await expect(site.namespace('billing/v1').widgets().get()).rejects.toMatchObject({ code: 'billing_rest_unauthenticated' });
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CLI } from '../../core/audit.ts';
+import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { eventually } from '../helpers/kernel.ts';
@@ -55,8 +55,11 @@ describe('application passwords', () => {
     for (const [cause, authorization] of Object.entries(attempts)) {
       const res = await me(a, authorization);
       answers.push({
-        cause, status: res.status, body: await res.text(),
-        www: res.headers.get('www-authenticate'), cache: res.headers.get('cache-control'),
+        cause,
+        status: res.status,
+        body: await res.text(),
+        www: res.headers.get('www-authenticate'),
+        cache: res.headers.get('cache-control'),
       });
     }
     const expected = {
@@ -75,7 +78,9 @@ describe('application passwords', () => {
       expect(r.password_hash).toMatch(/^[0-9a-f]{64}$/);
       expect(r.password_hash).not.toContain(plain);
     }
-    const dump = JSON.stringify(await a.db.query('select * from billing_app_passwords')) + JSON.stringify(await a.db.query('select * from billing_audit_log'));
+    const dump =
+      JSON.stringify(await a.db.query('select * from billing_app_passwords')) +
+      JSON.stringify(await a.db.query('select * from billing_audit_log'));
     expect(dump).not.toContain(plain);
   });
 
@@ -113,7 +118,9 @@ describe('application passwords', () => {
     expect((await me(b, auth)).status).toBe(401);
     expect((await me(a, auth)).status).toBe(401);
     expect((await me(b, alice.authorization)).status).toBe(200);
-    const audit = await a.db.query<{ action: string }>(`select action from billing_audit_log where details->>'uuid' = $1 order by id`, [created.uuid]);
+    const audit = await a.db.query<{ action: string }>(`select action from billing_audit_log where details->>'uuid' = $1 order by id`, [
+      created.uuid,
+    ]);
     expect(audit.map((r) => r.action)).toEqual(['app_password.create', 'app_password.revoke']);
   });
 
@@ -122,7 +129,9 @@ describe('application passwords', () => {
     expect((await me(b, carol.authorization)).status).toBe(200);
     await a.identity.users.delete('carol', CLI);
     expect((await me(b, carol.authorization)).status).toBe(401);
-    expect(await a.db.query('select 1 from billing_app_passwords a join billing_users u on u.id = a.user_id where u.login = $1', ['carol'])).toEqual([]);
+    expect(
+      await a.db.query('select 1 from billing_app_passwords a join billing_users u on u.id = a.user_id where u.login = $1', ['carol']),
+    ).toEqual([]);
   });
 
   it('are for REST only: admin-ajax ignores HTTP Basic', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CLI } from '../../core/audit.ts';
+import { CLI } from '../../core/audit/audit.ts';
 import type { AuthUser } from '../../core/http/auth.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -39,14 +39,19 @@ describe('userCan', () => {
     expect(await can('unknown_role', 'read')).toBe(false);
   });
 
-  it('passes through billing_user_has_cap with WordPress\'s arguments, so a plugin can grant or revoke', async () => {
+  it("passes through billing_user_has_cap with WordPress's arguments, so a plugin can grant or revoke", async () => {
     const seen: unknown[][] = [];
-    const off = k.hooks.addFilter('billing_user_has_cap', (allcaps, caps, args, user) => {
-      seen.push([caps, args, user.id]);
-      // a team-roles style rule: subscribers may view invoice 42 only; nobody may bill_manage_settings
-      if (args[0] === 'bill_view_invoices' && args[2] === 42) return { ...allcaps, bill_view_invoices: true };
-      return { ...allcaps, bill_manage_settings: false };
-    }, 10, 'test');
+    const off = k.hooks.addFilter(
+      'billing_user_has_cap',
+      (allcaps, caps, args, user) => {
+        seen.push([caps, args, user.id]);
+        // a team-roles style rule: subscribers may view invoice 42 only; nobody may bill_manage_settings
+        if (args[0] === 'bill_view_invoices' && args[2] === 42) return { ...allcaps, bill_view_invoices: true };
+        return { ...allcaps, bill_manage_settings: false };
+      },
+      10,
+      'test',
+    );
     try {
       const sub = as(5, 'sub', 'subscriber');
       expect(await k.identity.userCan(sub, 'bill_view_invoices', 42)).toBe(true);
@@ -66,12 +71,20 @@ describe('userCan', () => {
     const br = new Browser(k.url);
     await br.signIn('ed', 'ed-pass-1');
     const { admin } = await br.nonces();
-    const post = () => fetch(`${k.url}/wp-json/billing/v1/widgets`, {
-      method: 'POST', headers: { authorization: ed.authorization, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x' }),
-    });
+    const post = () =>
+      fetch(`${k.url}/wp-json/billing/v1/widgets`, {
+        method: 'POST',
+        headers: { authorization: ed.authorization, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'x' }),
+      });
     expect((await post()).status).toBe(201);
     expect(await (await ajax(br, { action: 'widgets_touch', _wpnonce: admin })).json()).toEqual({ success: true, data: { touched: true } });
-    const off = k.hooks.addFilter('billing_user_has_cap', (allcaps, _caps, args) => (args[1] === ed.id ? { ...allcaps, widgets_manage: false } : allcaps), 10, 'test');
+    const off = k.hooks.addFilter(
+      'billing_user_has_cap',
+      (allcaps, _caps, args) => (args[1] === ed.id ? { ...allcaps, widgets_manage: false } : allcaps),
+      10,
+      'test',
+    );
     try {
       const res = await post();
       expect(res.status).toBe(403);
@@ -124,14 +137,100 @@ describe('the audit log', () => {
     const app = await k.identity.appPasswords.create(zed, 'api', actor);
     await k.identity.appPasswords.revoke(zed, app.uuid, actor);
     await k.identity.users.delete('zed', actor);
-    const rows = await k.db.query<{ actor_id: string; actor: string; action: string; object_id: string; details: Record<string, unknown>; ip: string }>(
-      `select actor_id, actor, action, object_id, details, ip from billing_audit_log where object_type = 'user' and object_id = $1 order by id`, [String(zed.id)]);
+    const rows = await k.db.query<{
+      actor_id: string;
+      actor: string;
+      action: string;
+      object_id: string;
+      details: Record<string, unknown>;
+      ip: string;
+    }>(
+      `select actor_id, actor, action, object_id, details, ip from billing_audit_log where object_type = 'user' and object_id = $1 order by id`,
+      [String(zed.id)],
+    );
     expect(rows.map((r) => r.action)).toEqual([
-      'user.create', 'user.set_role', 'user.update', 'user.set_password', 'app_password.create', 'app_password.revoke', 'user.delete',
+      'user.create',
+      'user.set_role',
+      'user.update',
+      'user.set_password',
+      'app_password.create',
+      'app_password.revoke',
+      'user.delete',
     ]);
     for (const r of rows) expect(r).toMatchObject({ actor_id: '1', actor: 'admin', ip: '203.0.113.9' });
     expect(rows[1]!.details).toMatchObject({ old: 'subscriber', new: 'billing_client' });
     expect(rows[2]!.details).toMatchObject({ old: { company: '', country: '' }, new: { company: 'Zed Ltd', country: 'FR' } });
     expect(JSON.stringify(rows)).not.toMatch(/zed-pass|scrypt/);
+  });
+});
+
+describe('billing_user_has_cap fails closed, and decides per object on every surface', () => {
+  it('denies when a listener throws (it may have been removing the capability)', async () => {
+    const off = k.hooks.addFilter(
+      'billing_user_has_cap',
+      () => {
+        throw new Error('broken rule');
+      },
+      10,
+      'test',
+    );
+    try {
+      expect(await k.identity.userCan(as(1, 'admin', 'administrator'), 'bill_view_invoices')).toBe(false);
+      expect(await k.identity.userCan(as(3, 'v', 'billing_viewer'), 'bill_view_invoices', 7)).toBe(false);
+    } finally {
+      off();
+    }
+    expect(await k.identity.userCan(as(1, 'admin', 'administrator'), 'bill_view_invoices')).toBe(true);
+  });
+
+  it('gives the answer of a missing document to a user denied that one document, on REST and admin-ajax alike', async () => {
+    const owner = await makeUser(k, 'objowner', 'administrator', 'objowner-pass');
+    const create = (title: string) =>
+      k.api.invoices.create(
+        { items: [{ name: 'Work', quantity: 1, price: 100 }], title, status: 'available', customer_name: 'C' },
+        { actor: CLI, source: 'api' },
+      );
+    const hidden = await create('hidden');
+    const shown = await create('shown');
+    const payment = (await k.api.payments.record(hidden.id, { amount: '10.00', method: 'cash', status: 'completed' }, CLI)).payment;
+    // a per-object rule, as team roles' own scope is: this user may not touch the hidden invoice
+    const off = k.hooks.addFilter(
+      'billing_user_has_cap',
+      (allcaps, caps, args, user) => (user.id === owner.id && args[2] === hidden.id ? { ...allcaps, [caps[0]!]: false } : allcaps),
+      10,
+      'test',
+    );
+    try {
+      const rest = (method: string, path: string) =>
+        fetch(`${k.url}/wp-json/billing/v1${path}`, {
+          method,
+          headers: { authorization: owner.authorization, 'content-type': 'application/json' },
+          ...(method === 'POST' ? { body: JSON.stringify({ amount: 1, reason: 'test' }) } : {}),
+        });
+      for (const [method, path] of [
+        ['GET', `/invoices/${hidden.id}`],
+        ['GET', `/invoices/${hidden.id}/pdf`],
+        ['DELETE', `/invoices/${hidden.id}`],
+        ['GET', `/invoices/${hidden.id}/payments`],
+        ['GET', `/payments/${payment.id}`],
+        ['POST', `/payments/${payment.id}/refund`],
+      ] as const) {
+        const res = await rest(method, path);
+        expect([path, res.status, ((await res.json()) as any).code]).toEqual([path, 404, 'billing_rest_not_found']);
+      }
+      expect((await rest('GET', `/invoices/${shown.id}`)).status).toBe(200);
+      expect((await rest('GET', `/payments/${payment.id + 1000}`)).status).toBe(404);
+
+      const browser = new Browser(k.url);
+      await browser.signIn('objowner', 'objowner-pass');
+      const { admin } = await browser.nonces();
+      const denied = await ajax(browser, { action: 'billing_duplicate_invoice', id: String(hidden.id), _wpnonce: admin });
+      expect([denied.status, ((await denied.json()) as any).data.code]).toEqual([404, 'billing_rest_not_found']);
+      const allowed = await ajax(browser, { action: 'billing_duplicate_invoice', id: String(shown.id), _wpnonce: admin });
+      expect(allowed.status).toBe(200);
+      expect((await k.api.invoices.get(hidden.id)).trashed).toBe(false);
+    } finally {
+      off();
+    }
   });
 });

@@ -26,14 +26,38 @@ afterAll(async () => {
 
 describe('billing user …', () => {
   it('create prints the new id (JSON: id and login) and keeps the profile', async () => {
-    const created = await jsonOf('user', 'create', 'bob', '--email', 'bob@example.com', '--role', 'editor', '--password', 'bob-pass-1',
-      '--display-name', 'Bob Builder', '--country', 'DE', '--vat', 'DE123456789', '--company', 'Acme GmbH');
+    const created = await jsonOf(
+      'user',
+      'create',
+      'bob',
+      '--email',
+      'bob@example.com',
+      '--role',
+      'editor',
+      '--password',
+      'bob-pass-1',
+      '--display-name',
+      'Bob Builder',
+      '--country',
+      'DE',
+      '--vat',
+      'DE123456789',
+      '--company',
+      'Acme GmbH',
+    );
     expect(created).toEqual({ id: expect.any(Number), login: 'bob' });
     const text = await cli('user', 'create', 'carol', '--email', 'carol@example.com');
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^\d+\n$/);
     const bob = await server.identity.users.require('bob');
-    expect(bob).toMatchObject({ id: created.id, display_name: 'Bob Builder', role: 'editor', country: 'DE', vat: 'DE123456789', company: 'Acme GmbH' });
+    expect(bob).toMatchObject({
+      id: created.id,
+      display_name: 'Bob Builder',
+      role: 'editor',
+      country: 'DE',
+      vat: 'DE123456789',
+      company: 'Acme GmbH',
+    });
     expect((await server.identity.users.require('carol')).role).toBe('subscriber');
   });
 
@@ -59,15 +83,26 @@ describe('billing user …', () => {
     const rows = await jsonOf('user', 'list');
     expect(rows.map((r: { login: string }) => r.login)).toEqual(['admin', 'bob', 'carol']);
     expect(rows[1]).toEqual({
-      id: expect.any(Number), login: 'bob', email: 'bob@example.com', display_name: 'Bob Builder', role: 'editor',
-      company: 'Acme GmbH', country: 'DE', vat: 'DE123456789', created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      id: expect.any(Number),
+      login: 'bob',
+      email: 'bob@example.com',
+      display_name: 'Bob Builder',
+      role: 'editor',
+      company: 'Acme GmbH',
+      country: 'DE',
+      vat: 'DE123456789',
+      created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     const text = await cli('user', 'list');
     expect(text.stdout.split('\n')[0]).toMatch(/^id\s+login\s+email\s+display_name\s+role\s+created$/);
   });
 
   it('set-role changes the role and refuses an unknown one', async () => {
-    expect(await jsonOf('user', 'set-role', 'bob', 'billing_viewer')).toEqual({ id: expect.any(Number), login: 'bob', role: 'billing_viewer' });
+    expect(await jsonOf('user', 'set-role', 'bob', 'billing_viewer')).toEqual({
+      id: expect.any(Number),
+      login: 'bob',
+      role: 'billing_viewer',
+    });
     expect((await cli('user', 'set-role', 'bob', 'emperor')).code).toBe(1);
     expect((await cli('user', 'set-role', 'nobody', 'editor')).stderr).toBe('Error: no user has the login nobody\n');
     expect((await server.identity.users.require('bob')).role).toBe('billing_viewer');
@@ -89,14 +124,24 @@ describe('billing app-password …', () => {
     expect((await res.json()).login).toBe('bob');
     const json = await jsonOf('app-password', 'create', 'bob', '--name', 'phone');
     expect(Object.keys(json).sort()).toEqual(['name', 'password', 'uuid']);
-    expect(json).toMatchObject({ name: 'phone', uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), password: expect.stringMatching(/^([A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4}$/) });
+    expect(json).toMatchObject({
+      name: 'phone',
+      uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      password: expect.stringMatching(/^([A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4}$/),
+    });
     expect((await cli('app-password', 'create', 'bob', '--name', 'LAPTOP')).code).toBe(1);
   });
 
   it('list gives uuid, name, created, last_used and last_ip, never the password', async () => {
     const rows = await jsonOf('app-password', 'list', 'bob');
     expect(rows).toEqual([
-      { uuid: expect.any(String), name: 'laptop', created: expect.any(String), last_used: expect.any(String), last_ip: expect.stringMatching(/127\.0\.0\.1/) },
+      {
+        uuid: expect.any(String),
+        name: 'laptop',
+        created: expect.any(String),
+        last_used: expect.any(String),
+        last_ip: expect.stringMatching(/127\.0\.0\.1/),
+      },
       { uuid: expect.any(String), name: 'phone', created: expect.any(String), last_used: null, last_ip: null },
     ]);
     uuid = rows[0].uuid;
@@ -123,9 +168,17 @@ describe('billing user delete', () => {
   });
 
   it('every change is in the audit log as the CLI', async () => {
-    const rows = await server.db.query<{ actor: string; action: string }>(`select actor, action from billing_audit_log where object_type = 'user' and actor = 'cli' order by id`);
+    const rows = await server.db.query<{ actor: string; action: string }>(
+      `select actor, action from billing_audit_log where object_type = 'user' and actor = 'cli' order by id`,
+    );
     expect(rows.map((r) => r.action)).toEqual([
-      'user.create', 'user.create', 'user.set_role', 'app_password.create', 'app_password.create', 'app_password.revoke', 'user.delete',
+      'user.create',
+      'user.create',
+      'user.set_role',
+      'app_password.create',
+      'app_password.create',
+      'app_password.revoke',
+      'user.delete',
     ]);
   });
 });

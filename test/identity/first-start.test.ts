@@ -32,11 +32,22 @@ describe('the first start', () => {
   it('creates admin and prints, once, its password and an application password; both work; nothing reaches the log', async () => {
     const db = await fresh();
     const lines: string[] = [];
-    const log = pino({ level: 'debug' }, new Writable({ write(chunk, _e, cb) { lines.push(String(chunk)); cb(); } }));
+    const log = pino(
+      { level: 'debug' },
+      new Writable({
+        write(chunk, _e, cb) {
+          lines.push(String(chunk));
+          cb();
+        },
+      }),
+    );
     const port = await freePort();
     const announced: string[] = [];
-    const k = await Kernel.boot(loadConfig({}, { port, baseUrl: `http://127.0.0.1:${port}`, databaseUrl: db.url, pluginDirs: [] }),
-      { serve: true, log, announce: (t) => announced.push(t) });
+    const k = await Kernel.boot(loadConfig({}, { port, baseUrl: `http://127.0.0.1:${port}`, databaseUrl: db.url, pluginDirs: [] }), {
+      serve: true,
+      log,
+      announce: (t) => announced.push(t),
+    });
     kernels.push(k);
     expect(announced).toHaveLength(1);
     const { password, app } = credentials(announced[0]!);
@@ -81,7 +92,7 @@ describe('the first start', () => {
     expect(await started[0]!.kernel.identity.users.count()).toBe(1);
   });
 
-  it('is not the CLI\'s: commands boot without creating anyone', async () => {
+  it("is not the CLI's: commands boot without creating anyone", async () => {
     const db = await fresh();
     const k = await Kernel.boot(loadConfig({}, { databaseUrl: db.url, pluginDirs: [] }), { log: pino({ level: 'silent' }) });
     try {

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CLI } from '../../core/audit.ts';
+import { CLI } from '../../core/audit/audit.ts';
 import { loadConfig, type Config } from '../../core/config.ts';
 import { Kernel } from '../../core/kernel.ts';
 import { silentLogger } from '../../core/log.ts';
@@ -20,15 +20,21 @@ export interface QuietKernel {
 export async function bootIdentityKernel(databaseUrl: string, config: Partial<Config> = {}): Promise<QuietKernel> {
   const port = await freePort();
   const announced: string[] = [];
-  const kernel = await Kernel.boot(loadConfig({}, {
-    port,
-    baseUrl: `http://127.0.0.1:${port}`,
-    databaseUrl,
-    dataDir: mkdtempSync(join(tmpdir(), 'billing-data-')),
-    syncIntervalMs: 100,
-    pluginDirs: [BUNDLED_PLUGINS, FIXTURE_PLUGINS, HTTP_FIXTURE_PLUGINS],
-    ...config,
-  }), { serve: true, log: silentLogger(), announce: (t) => announced.push(t) });
+  const kernel = await Kernel.boot(
+    loadConfig(
+      {},
+      {
+        port,
+        baseUrl: `http://127.0.0.1:${port}`,
+        databaseUrl,
+        dataDir: mkdtempSync(join(tmpdir(), 'billing-data-')),
+        syncIntervalMs: 100,
+        pluginDirs: [BUNDLED_PLUGINS, FIXTURE_PLUGINS, HTTP_FIXTURE_PLUGINS],
+        ...config,
+      },
+    ),
+    { serve: true, log: silentLogger(), announce: (t) => announced.push(t) },
+  );
   return { kernel, announced };
 }
 
@@ -99,8 +105,9 @@ export class Browser {
   }
 }
 
+/** A meta tag's content, written `<meta …>` or `<meta … />` (prettier writes the page templates' tags so). */
 export function meta(page: string, name: string): string {
-  return new RegExp(`<meta name="${name}" content="([^"]*)">`).exec(page)?.[1] ?? '';
+  return new RegExp(`<meta name="${name}" content="([^"]*)"\\s*/?>`).exec(page)?.[1] ?? '';
 }
 
 export function ajax(b: Browser, fields: Record<string, string>): Promise<Response> {

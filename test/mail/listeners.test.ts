@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { CLI } from '../../core/audit.ts';
+import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { bootKernel } from '../helpers/kernel.ts';
@@ -15,7 +15,7 @@ const items = [{ name: 'Consulting', quantity: 10, price: 150 }];
 /** The mails received since the last call, once the listeners' background sends are done. */
 let seen = 0;
 async function newMail(): Promise<ReceivedMail[]> {
-  await k.mail.idle();
+  await k.outbox.drain();
   const fresh = smtp.received.slice(seen);
   seen = smtp.received.length;
   return fresh;
@@ -24,12 +24,17 @@ async function newMail(): Promise<ReceivedMail[]> {
 const to = (m: ReceivedMail) => m.envelope.to.join(',');
 
 async function issuedInvoice() {
-  return k.api.invoices.create({ items, customer_name: 'Pat Lee', customer_email: 'pat@example.com', status: 'available' } as never, { actor: CLI, source: 'api' });
+  return k.api.invoices.create({ items, customer_name: 'Pat Lee', customer_email: 'pat@example.com', status: 'available' } as never, {
+    actor: CLI,
+    source: 'api',
+  });
 }
 
 async function openQuote() {
-  const quote = await k.api.quotes.create({ items, customer_name: 'Pat Lee', customer_email: 'pat@example.com', status: 'available', expiry_date: '2099-01-01' } as never,
-    { actor: CLI, source: 'api' });
+  const quote = await k.api.quotes.create(
+    { items, customer_name: 'Pat Lee', customer_email: 'pat@example.com', status: 'available', expiry_date: '2099-01-01' } as never,
+    { actor: CLI, source: 'api' },
+  );
   return { quote, token: await k.api.quotes.mintToken(quote.id) };
 }
 
@@ -76,7 +81,9 @@ describe('after a completed payment (billing_payment_completed)', () => {
 
     const log = await k.api.mail.deliveries(invoice.id);
     expect(log.map((d) => [d.template, d.payment_id, d.result]).sort()).toEqual([
-      ['payment_receipt', payment.id, 'sent'], ['payment_received', payment.id, 'sent']]);
+      ['payment_receipt', payment.id, 'sent'],
+      ['payment_received', payment.id, 'sent'],
+    ]);
 
     // the rest: paid in full
     await k.api.payments.record(invoice.id, { amount: '1100.00', method: 'bank_transfer', status: 'completed' }, CLI);
@@ -92,7 +99,9 @@ describe('after a completed payment (billing_payment_completed)', () => {
     try {
       await k.api.payments.complete(payment.id, CLI);
       // the first start's administrator, made before 'owner'
-      const [first] = await k.db.query<{ email: string }>(`select email from billing_users where role = 'administrator' order by id limit 1`);
+      const [first] = await k.db.query<{ email: string }>(
+        `select email from billing_users where role = 'administrator' order by id limit 1`,
+      );
       expect(first!.email).not.toBe('owner@example.com');
       expect((await newMail()).map(to).sort()).toEqual([first!.email, 'pat@example.com'].sort());
     } finally {
@@ -105,13 +114,16 @@ describe('after a completed payment (billing_payment_completed)', () => {
     smtp.reject = { code: 554, message: '5.0.0 Transaction failed' };
     try {
       await k.api.payments.record(invoice.id, { amount: '50.00', method: 'cash', status: 'completed' }, CLI);
-      await k.mail.idle();
+      await k.outbox.drain();
     } finally {
       smtp.reject = null;
     }
     expect((await k.api.invoices.get(invoice.id)).status).toBe('partial');
     const log = await k.api.mail.deliveries(invoice.id);
-    expect(log.map((d) => [d.result, d.response])).toEqual([['failed', '554 5.0.0 Transaction failed'], ['failed', '554 5.0.0 Transaction failed']]);
+    expect(log.map((d) => [d.result, d.response])).toEqual([
+      ['failed', '554 5.0.0 Transaction failed'],
+      ['failed', '554 5.0.0 Transaction failed'],
+    ]);
   });
 });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
-import { CLI } from '../../core/audit.ts';
+import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { createLogger } from '../../core/log.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -15,7 +15,14 @@ const logLines: string[] = [];
 beforeAll(async () => {
   db = await freshDatabase();
   // no SMTP_URL: every message goes to DATA_DIR/outbox
-  k = await bootKernel(db.url, { config: { smtpUrl: undefined }, log: createLogger('info', { write: (l: string) => { logLines.push(l); } }) });
+  k = await bootKernel(db.url, {
+    config: { smtpUrl: undefined },
+    log: createLogger('info', {
+      write: (l: string) => {
+        logLines.push(l);
+      },
+    }),
+  });
   await k.options.set('company_name', 'Outbox & Sons', CLI);
 });
 
@@ -26,8 +33,10 @@ afterAll(async () => {
 
 describe('without SMTP_URL', () => {
   it('writes each message as an .eml file under DATA_DIR/outbox, logs it without the key, and issues the draft', async () => {
-    const invoice = await k.api.invoices.create({ items: [{ name: 'Audit', quantity: 1, price: 950 }], customer_name: 'Olga', customer_email: 'olga@example.com' } as never,
-      { actor: CLI, source: 'api' });
+    const invoice = await k.api.invoices.create(
+      { items: [{ name: 'Audit', quantity: 1, price: 950 }], customer_name: 'Olga', customer_email: 'olga@example.com' } as never,
+      { actor: CLI, source: 'api' },
+    );
     const key = await k.api.invoices.accessKey(invoice.id);
     const result = await k.api.mail.sendInvoice(invoice.id, CLI);
     expect(result.issued).toBe(true);
@@ -55,7 +64,11 @@ describe('without SMTP_URL', () => {
     const lines = logLines.map((l) => JSON.parse(l));
     const written = lines.find((l) => l.msg === 'mail written to the outbox');
     expect(written).toMatchObject({ file: join(dir, files[0]!), to: 'olga@example.com', subject: 'Invoice INV-0001 from Outbox & Sons' });
-    expect(lines.find((l) => l.msg === 'mail sent')).toMatchObject({ template: 'invoice_available', document: invoice.id, transport: 'outbox' });
+    expect(lines.find((l) => l.msg === 'mail sent')).toMatchObject({
+      template: 'invoice_available',
+      document: invoice.id,
+      transport: 'outbox',
+    });
     for (const l of logLines) expect(l).not.toContain(key);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { CLI } from '../../core/audit.ts';
+import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { createLogger } from '../../core/log.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -28,7 +28,10 @@ async function signIn(login: string, role: string): Promise<void> {
 
 async function ajax(who: string, fields: Record<string, string>): Promise<{ status: number; body: any }> {
   const { browser, nonce } = as[who]!;
-  const res = await browser.fetch('/wp-admin/admin-ajax.php', { method: 'POST', body: new URLSearchParams({ _wpnonce: nonce, ...fields }) });
+  const res = await browser.fetch('/wp-admin/admin-ajax.php', {
+    method: 'POST',
+    body: new URLSearchParams({ _wpnonce: nonce, ...fields }),
+  });
   const text = await res.text();
   return { status: res.status, body: text.startsWith('{') ? JSON.parse(text) : text };
 }
@@ -39,12 +42,17 @@ const items = [
 ];
 
 async function draftInvoice(over: Record<string, unknown> = {}) {
-  return k.api.invoices.create({ items, customer_name: CUSTOMER, customer_email: 'zoe@example.com', ...over } as never, { actor: CLI, source: 'api' });
+  return k.api.invoices.create({ items, customer_name: CUSTOMER, customer_email: 'zoe@example.com', ...over } as never, {
+    actor: CLI,
+    source: 'api',
+  });
 }
 
 async function docRow(id: number) {
   const [row] = await k.db.query<{ status: string; sent_at: string | null; updated_at: string }>(
-    'select status, sent_at, updated_at from billing_documents where id = $1', [id]);
+    'select status, sent_at, updated_at from billing_documents where id = $1',
+    [id],
+  );
   return row!;
 }
 
@@ -53,7 +61,11 @@ beforeAll(async () => {
   smtp = await new TestSmtp().start();
   k = await bootKernel(db.url, {
     config: { smtpUrl: smtp.url },
-    log: createLogger('debug', { write: (line: string) => { logLines.push(line); } }),
+    log: createLogger('debug', {
+      write: (line: string) => {
+        logLines.push(line);
+      },
+    }),
   });
   await k.options.set('company_name', 'Acme Studio', CLI);
   await k.options.set('company_address', 'Rue Haute 1\n1000 Brussels', CLI);
@@ -63,9 +75,13 @@ beforeAll(async () => {
   await signIn('boss', 'administrator');
   await signIn('peek', 'billing_viewer');
   for (const hook of ['billing_invoice_sent', 'billing_quote_sent'] as const) {
-    k.hooks.addAction(hook, (id, doc) => { events.push([hook, id, doc.status]); });
+    k.hooks.addAction(hook, (id, doc) => {
+      events.push([hook, id, doc.status]);
+    });
   }
-  k.hooks.addAction('billing_invoice_status_changed', (id, _doc, from, to) => { events.push(['billing_invoice_status_changed', id, `${from}->${to}`]); });
+  k.hooks.addAction('billing_invoice_status_changed', (id, _doc, from, to) => {
+    events.push(['billing_invoice_status_changed', id, `${from}->${to}`]);
+  });
 });
 
 beforeEach(() => {
@@ -103,7 +119,10 @@ describe('sending an invoice through a real SMTP server', () => {
     const row = await docRow(id);
     expect(row.status).toBe('available');
     expect(row.sent_at).not.toBeNull();
-    expect(events).toEqual([['billing_invoice_status_changed', id, 'draft->available'], ['billing_invoice_sent', id, 'available']]);
+    expect(events).toEqual([
+      ['billing_invoice_status_changed', id, 'draft->available'],
+      ['billing_invoice_sent', id, 'available'],
+    ]);
   });
 
   it('carries the headers, an HTML and a text part, the public link with its key, the company and the PDF', async () => {
@@ -125,7 +144,7 @@ describe('sending an invoice through a real SMTP server', () => {
     expect(html).toContain('Hello Zoë &lt;b&gt;Quinn&lt;/b&gt; &amp; Co,');
     expect(html).not.toContain('<b>Quinn</b>');
     expect(html).toContain('Logo &amp; &lt;brand&gt;');
-    expect(html).toContain('Rue Haute 1<br>1000 Brussels');
+    expect(html).toMatch(/Rue Haute 1<br\s*\/?>1000 Brussels/);
     expect(html).toContain('src="cid:company-logo@billing"');
     expect(html).toContain('<title>Invoice INV-0001 from Acme Studio</title>');
     expect(html).not.toMatch(/\{\{[a-z_]+\}\}/);
@@ -163,17 +182,27 @@ describe('sending an invoice through a real SMTP server', () => {
     expect(events).toEqual([['billing_invoice_sent', id, 'available']]);
   });
 
-  it('keeps every attempt in the delivery log with the server\'s answer', async () => {
+  it("keeps every attempt in the delivery log with the server's answer", async () => {
     const log = await k.api.mail.deliveries(id);
     expect(log).toHaveLength(2);
     for (const d of log) {
-      expect(d).toMatchObject({ document_id: id, template: 'invoice_available', recipient: 'zoe@example.com', transport: 'smtp', result: 'sent', error: null, actor: 'boss' });
+      expect(d).toMatchObject({
+        document_id: id,
+        template: 'invoice_available',
+        recipient: 'zoe@example.com',
+        transport: 'smtp',
+        result: 'sent',
+        error: null,
+        actor: 'boss',
+      });
       expect(d.subject).toBe('Invoice INV-0001 from Acme Studio');
       expect(d.response).toMatch(/^250 /);
       expect(d.time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     }
     const audit = await k.db.query<{ action: string }>(
-      `select action from billing_audit_log where object_type = 'invoice' and object_id = $1 order by id`, [String(id)]);
+      `select action from billing_audit_log where object_type = 'invoice' and object_id = $1 order by id`,
+      [String(id)],
+    );
     expect(audit.map((a) => a.action)).toEqual(['invoice.create', 'invoice.status', 'invoice.send', 'invoice.send']);
   });
 
@@ -225,7 +254,9 @@ describe('a mail server that refuses the message', () => {
     expect(attempt).toMatchObject({ id: res.body.data.delivery_id, result: 'failed', transport: 'smtp', template: 'invoice_available' });
     expect(attempt!.response).toBe('550 5.7.1 Message rejected: policy violation');
     expect(attempt!.error).toContain('550 5.7.1 Message rejected');
-    const audit = await k.db.query(`select 1 from billing_audit_log where object_id = $1 and action like 'invoice.s%'`, [String(invoice.id)]);
+    const audit = await k.db.query(`select 1 from billing_audit_log where object_id = $1 and action like 'invoice.s%'`, [
+      String(invoice.id),
+    ]);
     expect(audit).toHaveLength(0);
 
     // the server takes it the next time: now it is issued
@@ -242,8 +273,14 @@ describe('a mail server that refuses the message', () => {
     const { MailService } = await import('../../core/mail/index.ts');
     const { createMailTransport } = await import('../../core/mail/transport.ts');
     const mail = new MailService({
-      db: k.db, options: k.options, hooks: k.hooks, config: k.config, pdf: k.pdf, log: k.log,
-      invoices: k.api.invoices, quotes: k.api.quotes,
+      db: k.db,
+      options: k.options,
+      hooks: k.hooks,
+      config: k.config,
+      pdf: k.pdf,
+      log: k.log,
+      invoices: k.api.invoices,
+      quotes: k.api.quotes,
       transport: createMailTransport({ smtpUrl: url, dataDir: k.config.dataDir, log: k.log }),
     });
     const invoice = await draftInvoice();
@@ -266,7 +303,8 @@ describe('who may send, and what cannot be sent', () => {
 
     // a role changed by a team-roles style filter: manage_options without bill_send_invoice
     const off = k.hooks.addFilter('billing_user_has_cap', (caps, _req, _args, user) =>
-      (user.login === 'peek' ? { ...caps, manage_options: true } : caps));
+      user.login === 'peek' ? { ...caps, manage_options: true } : caps,
+    );
     try {
       expect((await ajax('peek', { action: 'billing_send_invoice_email', id: String(invoice.id) })).status).toBe(403);
       const legacy = await ajax('peek', { action: 'billing_send_invoice', id: String(invoice.id) });
@@ -292,8 +330,10 @@ describe('who may send, and what cannot be sent', () => {
 
 describe('sending a quote', () => {
   it('issues a draft quote and mails the link where it is accepted or declined', async () => {
-    const quote = await k.api.quotes.create({ items, customer_name: 'Ana', customer_email: 'ana@example.com', expiry_date: '2099-12-31' } as never,
-      { actor: CLI, source: 'api' });
+    const quote = await k.api.quotes.create(
+      { items, customer_name: 'Ana', customer_email: 'ana@example.com', expiry_date: '2099-12-31' } as never,
+      { actor: CLI, source: 'api' },
+    );
     const res = await ajax('boss', { action: 'billing_send_quote_email', id: String(quote.id) });
     expect(res.body).toMatchObject({ success: true, data: { id: quote.id, status: 'available', issued: true } });
     expect(events).toEqual([['billing_quote_sent', quote.id, 'available']]);
@@ -310,7 +350,7 @@ describe('sending a quote', () => {
     expect(page).toContain('Accept quote');
 
     // re-sending changes nothing; an accepted quote is not sent any more
-    const token = /name="token" value="([^"]+)"/.exec(page)![1]!;
+    const token = /name="token"\s+value="([^"]+)"/.exec(page)![1]!;
     await k.api.quotes.accept(quote.id, { token });
     const closed = await ajax('boss', { action: 'billing_send_quote_email', id: String(quote.id) });
     expect([closed.status, closed.body.data.code]).toEqual([409, 'billing_rest_invalid_state']);

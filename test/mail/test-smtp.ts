@@ -33,17 +33,20 @@ export class TestSmtp {
             return callback(err);
           }
           const raw = Buffer.concat(chunks);
-          simpleParser(raw, { keepCidLinks: true }).then((parsed) => {
-            this.received.push({
-              envelope: {
-                from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-                to: session.envelope.rcptTo.map((r) => r.address),
-              },
-              raw,
-              parsed,
-            });
-            callback(null, `2.0.0 Ok: queued as TEST${this.received.length}`);
-          }, (err: Error) => callback(err));
+          simpleParser(raw, { keepCidLinks: true }).then(
+            (parsed) => {
+              this.received.push({
+                envelope: {
+                  from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+                  to: session.envelope.rcptTo.map((r) => r.address),
+                },
+                raw,
+                parsed,
+              });
+              callback(null, `2.0.0 Ok: queued as TEST${this.received.length}`);
+            },
+            (err: Error) => callback(err),
+          );
         });
       },
     });

@@ -25,7 +25,10 @@ afterAll(async () => {
 });
 
 /** Runs the loop; with `killAfter`, SIGKILLs it once that many operations have committed. Answers the operations it reported. */
-function runLoop(ids: number[], opts: { killAfter?: number; until?: number }): Promise<{ done: number[]; signal: string | null; finished: boolean; stderr: string }> {
+function runLoop(
+  ids: number[],
+  opts: { killAfter?: number; until?: number },
+): Promise<{ done: number[]; signal: string | null; finished: boolean; stderr: string }> {
   return new Promise((res, rej) => {
     const args = [LOOP, tdb.url, ids.join(','), ...(opts.until !== undefined ? [String(opts.until)] : [])];
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -41,10 +44,13 @@ function runLoop(ids: number[], opts: { killAfter?: number; until?: number }): P
         if (line === 'finished') finished = true;
         const n = /^done (\d+)$/.exec(line);
         if (n) done.push(Number(n[1]));
-        if (opts.killAfter !== undefined && done.length >= opts.killAfter && child.exitCode === null && !child.killed) child.kill('SIGKILL');
+        if (opts.killAfter !== undefined && done.length >= opts.killAfter && child.exitCode === null && !child.killed)
+          child.kill('SIGKILL');
       }
     });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     child.on('error', rej);
     child.on('exit', (_code, signal) => res({ done, signal, finished, stderr }));
   });
@@ -57,7 +63,9 @@ describe('a process killed while applying payments', () => {
 
     // each payment's transaction lingers between writing the payment and settling the invoice, so the
     // kill lands inside transactions (four workers: some are always open)
-    await m.db.query(`create function test_linger() returns trigger language plpgsql as $$ begin perform pg_sleep(0.02); return new; end $$`);
+    await m.db.query(
+      `create function test_linger() returns trigger language plpgsql as $$ begin perform pg_sleep(0.02); return new; end $$`,
+    );
     await m.db.query('create trigger test_linger after insert on billing_payments for each row execute function test_linger()');
     const killed = await runLoop(ids, { killAfter: 60 });
     await m.db.query('drop trigger test_linger on billing_payments');
@@ -68,7 +76,9 @@ describe('a process killed while applying payments', () => {
     expect(await inconsistencies(m.db)).toEqual([]);
     const keys = new Set((await m.db.query<{ key: string }>('select key from billing_payment_events')).map((r) => r.key));
     for (const i of killed.done) expect(keys.has(`rec-${i}`)).toBe(true);
-    const orphans = await m.db.query(`select key from billing_payment_events e where not exists (select 1 from billing_payments p where p.id = e.payment_id)`);
+    const orphans = await m.db.query(
+      `select key from billing_payment_events e where not exists (select 1 from billing_payments p where p.id = e.payment_id)`,
+    );
     expect(orphans).toEqual([]);
     const payments = Number((await m.db.query<{ n: string }>('select count(*) as n from billing_payments'))[0]!.n);
     expect(payments).toBe([...keys].filter((k) => k.startsWith('rec-')).length);
@@ -82,7 +92,11 @@ describe('a process killed while applying payments', () => {
       let paid = 0;
       for (let i = 0; i < until; i++) if (i % ids.length === n) paid += i % 5 === 4 ? 50 : 100;
       const now = await reload(m, inv.id);
-      expect({ id: inv.id, paid: now.totals.paid, status: now.status }).toEqual({ id: inv.id, paid: (paid / 100).toFixed(2), status: 'partial' });
+      expect({ id: inv.id, paid: now.totals.paid, status: now.status }).toEqual({
+        id: inv.id,
+        paid: (paid / 100).toFixed(2),
+        status: 'partial',
+      });
     }
     expect(Number((await m.db.query<{ n: string }>('select count(*) as n from billing_payments'))[0]!.n)).toBe(until);
   });

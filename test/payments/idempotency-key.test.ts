@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CLI } from '../../core/audit.ts';
+import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { json } from '../helpers/http.ts';
@@ -15,7 +15,10 @@ beforeAll(async () => {
   db = await freshDatabase();
   k = await bootKernel(db.url);
   admin = await makeUser(k, 'cashier', 'administrator');
-  const invoice = await k.api.invoices.create({ items: [{ name: 'Work', quantity: 1, price: 100 }], status: 'available' }, { actor: CLI, source: 'api' });
+  const invoice = await k.api.invoices.create(
+    { items: [{ name: 'Work', quantity: 1, price: 100 }], status: 'available' },
+    { actor: CLI, source: 'api' },
+  );
   const { payment } = await k.api.payments.record(invoice.id, { amount: 100, method: 'bank_transfer', status: 'completed' }, CLI);
   paymentId = payment.id;
 });
@@ -25,11 +28,12 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const refund = (amount: number, key?: string) => fetch(`${k.url}/wp-json/billing/v1/payments/${paymentId}/refund`, {
-  method: 'POST',
-  headers: { authorization: admin.authorization, 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
-  body: JSON.stringify({ amount, reason: 'goodwill' }),
-});
+const refund = (amount: number, key?: string) =>
+  fetch(`${k.url}/wp-json/billing/v1/payments/${paymentId}/refund`, {
+    method: 'POST',
+    headers: { authorization: admin.authorization, 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
+    body: JSON.stringify({ amount, reason: 'goodwill' }),
+  });
 
 describe('POST /payments/{id}/refund with Idempotency-Key', () => {
   it('refunds once however often the same request is retried, even at once', async () => {

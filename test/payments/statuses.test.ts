@@ -33,7 +33,11 @@ const pay = async (inv: BillingDocument, amount: number): Promise<Payment> =>
   (await m.payments.record(inv.id, { amount, method: 'cheque', status: 'completed' }, ADMIN)).payment;
 const pendingGateway = async (inv: BillingDocument, amount: number): Promise<Payment> =>
   (await m.core.apply({ action: 'record', invoiceId: inv.id, amount, method: 'gateway_b', status: 'pending' }, gatewayB)).payment!;
-const confirm = (p: Payment) => m.core.apply({ action: 'complete', payment: { reference: p.reference }, amount: p.amount, currency: p.currency, key: `evt-${++keys}` }, gatewayB);
+const confirm = (p: Payment) =>
+  m.core.apply(
+    { action: 'complete', payment: { reference: p.reference }, amount: p.amount, currency: p.currency, key: `evt-${++keys}` },
+    gatewayB,
+  );
 const refund = (p: Payment, amount: number) => m.payments.refund(p.id, { amount, reason: 'customer asked' }, ADMIN);
 const credit = (inv: BillingDocument, amount: number) => m.creditNotes.create(inv.id, { amount, reason: 'correction' }, ADMIN);
 const cancel = (inv: BillingDocument) => m.payments.cancelInvoice(inv.id, ADMIN, 'withdrawn');
@@ -46,13 +50,27 @@ const state = async (inv: BillingDocument) => {
 async function actions(fn: () => Promise<unknown>): Promise<string[]> {
   const log: string[] = [];
   const offs = [
-    m.hooks.addAction('billing_payment_completed', () => { log.push('payment_completed'); }),
-    m.hooks.addAction('billing_payment_received', () => { log.push('payment_received'); }),
-    m.hooks.addAction('billing_payment_failed', () => { log.push('payment_failed'); }),
-    m.hooks.addAction('billing_payment_refunded', () => { log.push('payment_refunded'); }),
-    m.hooks.addAction('billing_credit_note_created', () => { log.push('credit_note_created'); }),
-    m.hooks.addAction('billing_invoice_created', () => { log.push('invoice_created'); }),
-    m.hooks.addAction('billing_invoice_status_changed', (_id, _inv, from, to) => { log.push(`${from}>${to}`); }),
+    m.hooks.addAction('billing_payment_completed', () => {
+      log.push('payment_completed');
+    }),
+    m.hooks.addAction('billing_payment_received', () => {
+      log.push('payment_received');
+    }),
+    m.hooks.addAction('billing_payment_failed', () => {
+      log.push('payment_failed');
+    }),
+    m.hooks.addAction('billing_payment_refunded', () => {
+      log.push('payment_refunded');
+    }),
+    m.hooks.addAction('billing_credit_note_created', () => {
+      log.push('credit_note_created');
+    }),
+    m.hooks.addAction('billing_invoice_created', () => {
+      log.push('invoice_created');
+    }),
+    m.hooks.addAction('billing_invoice_status_changed', (_id, _inv, from, to) => {
+      log.push(`${from}>${to}`);
+    }),
   ];
   try {
     await fn();
@@ -72,34 +90,60 @@ async function refusal(p: Promise<unknown>): Promise<string> {
 }
 
 const auditCount = async (action: string, objectId: number) =>
-  Number((await m.db.query<{ n: string }>('select count(*) as n from billing_audit_log where action = $1 and object_id = $2', [action, String(objectId)]))[0]!.n);
+  Number(
+    (
+      await m.db.query<{ n: string }>('select count(*) as n from billing_audit_log where action = $1 and object_id = $2', [
+        action,
+        String(objectId),
+      ])
+    )[0]!.n,
+  );
 
 describe('invoice statuses (docs/statuses.md, invoices)', () => {
   it('row 1: created without a status is a draft', async () => {
     let inv!: BillingDocument;
-    expect(await actions(async () => { inv = await invoiceOf(m, 10, 'draft'); })).toEqual(['invoice_created']);
+    expect(
+      await actions(async () => {
+        inv = await invoiceOf(m, 10, 'draft');
+      }),
+    ).toEqual(['invoice_created']);
     expect(inv.status).toBe('draft');
   });
 
   it('row 2: created as available', async () => {
     let inv!: BillingDocument;
-    expect(await actions(async () => { inv = await issued(10); })).toEqual(['invoice_created']);
+    expect(
+      await actions(async () => {
+        inv = await issued(10);
+      }),
+    ).toEqual(['invoice_created']);
     expect(inv.status).toBe('available');
   });
 
   it('row 3: a draft saved as available is issued', async () => {
     const inv = await invoiceOf(m, 10, 'draft');
-    expect(await actions(() => m.invoices.update(inv.id, { items: [{ name: 'Work', quantity: 1, price: 10, taxable: false }], status: 'available' }, ADMIN)))
-      .toEqual(['draft>available']);
+    expect(
+      await actions(() =>
+        m.invoices.update(inv.id, { items: [{ name: 'Work', quantity: 1, price: 10, taxable: false }], status: 'available' }, ADMIN),
+      ),
+    ).toEqual(['draft>available']);
     expect((await state(inv)).status).toBe('available');
   });
 
   it('row 4: no payment against a draft, from any source', async () => {
     const inv = await invoiceOf(m, 10, 'draft');
     expect(await refusal(pay(inv, 5))).toBe('409 billing_rest_invalid_state');
-    expect(await refusal(m.payments.record(inv.id, { amount: 5, method: 'cash', status: 'pending' }, ADMIN))).toBe('409 billing_rest_invalid_state');
-    expect(await refusal(m.core.apply({ action: 'record', invoiceId: inv.id, amount: 5, method: 'gateway_b', status: 'completed', key: 'draft-evt' }, gatewayB)))
-      .toBe('409 billing_rest_invalid_state');
+    expect(await refusal(m.payments.record(inv.id, { amount: 5, method: 'cash', status: 'pending' }, ADMIN))).toBe(
+      '409 billing_rest_invalid_state',
+    );
+    expect(
+      await refusal(
+        m.core.apply(
+          { action: 'record', invoiceId: inv.id, amount: 5, method: 'gateway_b', status: 'completed', key: 'draft-evt' },
+          gatewayB,
+        ),
+      ),
+    ).toBe('409 billing_rest_invalid_state');
     expect(await state(inv)).toEqual({ status: 'draft', paid: '0.00', credited: '0.00', due: '10.00' });
     expect((await m.db.query('select 1 from billing_payments where invoice_id = $1', [inv.id])).length).toBe(0);
     expect((await m.db.query(`select 1 from billing_payment_events where key = 'draft-evt'`)).length).toBe(0);
@@ -138,7 +182,9 @@ describe('invoice statuses (docs/statuses.md, invoices)', () => {
   it('row 10: a failed payment moves nothing but says so', async () => {
     const inv = await issued();
     const p = await pendingGateway(inv, 100);
-    expect(await actions(() => m.core.apply({ action: 'fail', payment: { reference: p.reference }, key: `evt-${++keys}` }, gatewayB))).toEqual(['payment_failed']);
+    expect(
+      await actions(() => m.core.apply({ action: 'fail', payment: { reference: p.reference }, key: `evt-${++keys}` }, gatewayB)),
+    ).toEqual(['payment_failed']);
     expect((await state(inv)).status).toBe('available');
   });
 
@@ -243,7 +289,7 @@ describe('invoice statuses (docs/statuses.md, invoices)', () => {
     expect(await refusal(cancel(inv))).toBe('409 billing_rest_invalid_state');
   });
 
-  it('row 25: paid, a pending payment\'s money arrives late → paid, overpaid', async () => {
+  it("row 25: paid, a pending payment's money arrives late → paid, overpaid", async () => {
     const inv = await issued();
     const late = await pendingGateway(inv, 30);
     await pay(inv, 100);
@@ -287,7 +333,10 @@ describe('invoice statuses (docs/statuses.md, invoices)', () => {
     expect(await state(inv)).toEqual({ status: 'cancelled', paid: '100.00', credited: '0.00', due: '0.00' });
     expect(await auditCount('payment.received_after_cancellation', p.id)).toBe(1);
     // a gateway confirming money with no payment yet is recorded too
-    const fresh = await m.core.apply({ action: 'record', invoiceId: inv.id, amount: 5, method: 'gateway_b', status: 'completed', key: `evt-${++keys}` }, gatewayB);
+    const fresh = await m.core.apply(
+      { action: 'record', invoiceId: inv.id, amount: 5, method: 'gateway_b', status: 'completed', key: `evt-${++keys}` },
+      gatewayB,
+    );
     expect([fresh.result, fresh.invoice!.status]).toEqual(['applied', 'cancelled']);
     expect(await auditCount('payment.received_after_cancellation', fresh.payment!.id)).toBe(1);
   });
@@ -295,7 +344,9 @@ describe('invoice statuses (docs/statuses.md, invoices)', () => {
   it('row 31: cancelled takes no new pending payment', async () => {
     const inv = await issued();
     await cancel(inv);
-    expect(await refusal(m.payments.record(inv.id, { amount: 10, method: 'cash', status: 'pending' }, ADMIN))).toBe('409 billing_rest_invalid_state');
+    expect(await refusal(m.payments.record(inv.id, { amount: 10, method: 'cash', status: 'pending' }, ADMIN))).toBe(
+      '409 billing_rest_invalid_state',
+    );
     expect(await refusal(pendingGateway(inv, 10))).toBe('409 billing_rest_invalid_state');
   });
 
@@ -330,12 +381,25 @@ describe('invoice statuses (docs/statuses.md, invoices)', () => {
   });
 
   it('row 36: an issued invoice never goes back to draft; only its notes change', async () => {
-    for (const setup of [async (i: BillingDocument) => i, async (i: BillingDocument) => { await pay(i, 100); return i; }]) {
+    for (const setup of [
+      async (i: BillingDocument) => i,
+      async (i: BillingDocument) => {
+        await pay(i, 100);
+        return i;
+      },
+    ]) {
       const inv = await setup(await issued());
       const before = (await state(inv)).status;
-      expect(await refusal(m.invoices.update(inv.id, { items: [{ name: 'Work', quantity: 2, price: 100, taxable: false }], status: 'draft' }, ADMIN)))
-        .toBe('409 billing_rest_invalid_state');
-      await m.invoices.update(inv.id, { items: [{ name: 'Work', quantity: 1, price: 100, taxable: false }], customer_name: 'Jane Roe', notes: 'thanks', status: 'draft' }, ADMIN);
+      expect(
+        await refusal(
+          m.invoices.update(inv.id, { items: [{ name: 'Work', quantity: 2, price: 100, taxable: false }], status: 'draft' }, ADMIN),
+        ),
+      ).toBe('409 billing_rest_invalid_state');
+      await m.invoices.update(
+        inv.id,
+        { items: [{ name: 'Work', quantity: 1, price: 100, taxable: false }], customer_name: 'Jane Roe', notes: 'thanks', status: 'draft' },
+        ADMIN,
+      );
       expect((await state(inv)).status).toBe(before);
     }
   });
@@ -372,7 +436,10 @@ describe('payment statuses (docs/statuses.md, payments)', () => {
   it('P4: pending, another amount confirmed → pending under review', async () => {
     const inv = await issued();
     const p = await pendingGateway(inv, 10);
-    const out = await m.core.apply({ action: 'complete', payment: { reference: p.reference }, amount: 9, currency: 'USD', key: `evt-${++keys}` }, gatewayB);
+    const out = await m.core.apply(
+      { action: 'complete', payment: { reference: p.reference }, amount: 9, currency: 'USD', key: `evt-${++keys}` },
+      gatewayB,
+    );
     expect([out.result, out.payment!.status, typeof out.payment!.review]).toEqual(['review', 'pending', 'string']);
   });
 
@@ -414,14 +481,22 @@ describe('payment statuses (docs/statuses.md, payments)', () => {
     const inv = await issued();
     const p = await pendingGateway(inv, 10);
     await confirm(p);
-    expect(await actions(async () => expect((await m.core.apply({ action: 'fail', payment: { id: p.id }, key: `evt-${++keys}` }, gatewayB)).result).toBe('ignored'))).toEqual([]);
+    expect(
+      await actions(async () =>
+        expect((await m.core.apply({ action: 'fail', payment: { id: p.id }, key: `evt-${++keys}` }, gatewayB)).result).toBe('ignored'),
+      ),
+    ).toEqual([]);
     expect((await m.payments.get(p.id)).status).toBe('completed');
   });
 
   it('P12: completed, completed again → unchanged', async () => {
     const inv = await issued();
     const p = await pay(inv, 10);
-    expect(await actions(async () => expect((await m.core.apply({ action: 'complete', payment: { id: p.id } }, admin)).result).toBe('unchanged'))).toEqual([]);
+    expect(
+      await actions(async () =>
+        expect((await m.core.apply({ action: 'complete', payment: { id: p.id } }, admin)).result).toBe('unchanged'),
+      ),
+    ).toEqual([]);
     expect((await state(inv)).paid).toBe('10.00');
   });
 
@@ -447,16 +522,26 @@ describe('payment statuses (docs/statuses.md, payments)', () => {
     const inv = await issued();
     const p = await pendingGateway(inv, 10);
     await m.core.apply({ action: 'fail', payment: { id: p.id } }, gatewayB);
-    expect(await actions(async () => expect((await m.core.apply({ action: 'fail', payment: { id: p.id } }, gatewayB)).result).toBe('unchanged'))).toEqual([]);
+    expect(
+      await actions(async () => expect((await m.core.apply({ action: 'fail', payment: { id: p.id } }, gatewayB)).result).toBe('unchanged')),
+    ).toEqual([]);
   });
 
   it('P16: the same external key again changes nothing', async () => {
     const inv = await issued();
-    const once = await m.core.apply({ action: 'record', invoiceId: inv.id, amount: 10, method: 'gateway_b', status: 'completed', key: 'same-key' }, gatewayB);
-    expect(await actions(async () => {
-      const twice = await m.core.apply({ action: 'record', invoiceId: inv.id, amount: 10, method: 'gateway_b', status: 'completed', key: 'same-key' }, gatewayB);
-      expect([twice.result, twice.payment!.id]).toEqual(['duplicate', once.payment!.id]);
-    })).toEqual([]);
+    const once = await m.core.apply(
+      { action: 'record', invoiceId: inv.id, amount: 10, method: 'gateway_b', status: 'completed', key: 'same-key' },
+      gatewayB,
+    );
+    expect(
+      await actions(async () => {
+        const twice = await m.core.apply(
+          { action: 'record', invoiceId: inv.id, amount: 10, method: 'gateway_b', status: 'completed', key: 'same-key' },
+          gatewayB,
+        );
+        expect([twice.result, twice.payment!.id]).toEqual(['duplicate', once.payment!.id]);
+      }),
+    ).toEqual([]);
     expect((await state(inv)).paid).toBe('10.00');
   });
 

@@ -8,11 +8,12 @@ import { PdfRenderer } from '../../core/pdf/pdf-renderer.ts';
 import { sampleInvoice } from '../../core/pdf/sample-document.ts';
 import { pdfText } from './pdf-text.ts';
 
-const paid = (overrides: Partial<PdfDocumentModel> = {}) => sampleInvoice({
-  status: 'paid',
-  totals: { subtotal: '12081.30', discount: '604.07', tax: '0.00', total: '11477.23', paid: '11477.23', credited: '0.00', due: '0.00' },
-  ...overrides,
-});
+const paid = (overrides: Partial<PdfDocumentModel> = {}) =>
+  sampleInvoice({
+    status: 'paid',
+    totals: { subtotal: '12081.30', discount: '604.07', tax: '0.00', total: '11477.23', paid: '11477.23', credited: '0.00', due: '0.00' },
+    ...overrides,
+  });
 
 describe('PDF rendering', () => {
   let renderer: PdfRenderer;
@@ -49,12 +50,15 @@ describe('PDF rendering', () => {
     ['Latin extended', 'Łukasz Żółć'],
     ['Latin extended, more', 'Ștefan Nguyễn Øyvind Ærø Đorđević'],
   ])('renders a %s customer name as real text', async (_script, name) => {
-    const { text } = await pdfText((await renderer.renderDocument(sampleInvoice({ customer: { name, email: 'c@example.com', country: 'PL', vat: '' } }))).bytes);
+    const { text } = await pdfText(
+      (await renderer.renderDocument(sampleInvoice({ customer: { name, email: 'c@example.com', country: 'PL', vat: '' } }))).bytes,
+    );
     expect(text).toContain(name);
   });
 
   it('marks drafts and cancelled documents, and not open ones', async () => {
-    const count = async (doc: PdfDocumentModel, word: string) => (await pdfText((await renderer.renderDocument(doc)).bytes)).text.split(word).length - 1;
+    const count = async (doc: PdfDocumentModel, word: string) =>
+      (await pdfText((await renderer.renderDocument(doc)).bytes)).text.split(word).length - 1;
     expect(await count(sampleInvoice({ status: 'draft' }), 'DRAFT')).toBeGreaterThanOrEqual(2);
     expect(await count(sampleInvoice({ status: 'cancelled' }), 'CANCELLED')).toBeGreaterThanOrEqual(2);
     expect(pdfDefinition(sampleInvoice({ status: 'available' })).watermark).toBeUndefined();
@@ -62,21 +66,39 @@ describe('PDF rendering', () => {
   });
 
   it('renders quotes and credit notes with their own facts', async () => {
-    const quote = await pdfText((await renderer.renderDocument(sampleInvoice({
-      kind: 'quote', number: 'QUO-0007', status: 'accepted', dueDate: null, expiryDate: '2025-04-30',
-    }))).bytes);
+    const quote = await pdfText(
+      (
+        await renderer.renderDocument(
+          sampleInvoice({
+            kind: 'quote',
+            number: 'QUO-0007',
+            status: 'accepted',
+            dueDate: null,
+            expiryDate: '2025-04-30',
+          }),
+        )
+      ).bytes,
+    );
     expect(quote.text).toContain('QUOTE');
     expect(quote.text).toContain('QUO-0007');
     expect(quote.text).toContain('Valid until');
     expect(quote.text).toContain('30 Apr 2025');
     expect(quote.text).not.toContain('Amount due');
 
-    const credit = await pdfText((await renderer.renderDocument(sampleInvoice({
-      kind: 'credit_note', number: 'CN-0003', status: 'issued',
-      creditNote: { invoiceNumber: 'INV-0041', reason: 'Hosting cancelled after two months.' },
-      items: [{ name: 'Hosting (10 months)', description: '', quantity: '10', price: '49.90', amount: '499.00' }],
-      totals: { subtotal: '499.00', discount: '0.00', tax: '0.00', total: '499.00', paid: '0.00', credited: '0.00', due: '0.00' },
-    }))).bytes);
+    const credit = await pdfText(
+      (
+        await renderer.renderDocument(
+          sampleInvoice({
+            kind: 'credit_note',
+            number: 'CN-0003',
+            status: 'issued',
+            creditNote: { invoiceNumber: 'INV-0041', reason: 'Hosting cancelled after two months.' },
+            items: [{ name: 'Hosting (10 months)', description: '', quantity: '10', price: '49.90', amount: '499.00' }],
+            totals: { subtotal: '499.00', discount: '0.00', tax: '0.00', total: '499.00', paid: '0.00', credited: '0.00', due: '0.00' },
+          }),
+        )
+      ).bytes,
+    );
     expect(credit.text).toContain('CREDIT NOTE');
     expect(credit.text).toContain('CN-0003');
     expect(credit.text).toContain('INV-0041');
@@ -97,7 +119,10 @@ describe('PDF rendering', () => {
     const pdf = await renderer.renderDocument(sampleInvoice({ number: 'INV-0900' }), {
       filter: async (definition, document) => {
         seen.push(document.number);
-        return { ...definition, content: [...(definition.content as unknown[]), { text: 'Added by a billing_pdf_document filter' }] } as TDocumentDefinitions;
+        return {
+          ...definition,
+          content: [...(definition.content as unknown[]), { text: 'Added by a billing_pdf_document filter' }],
+        } as TDocumentDefinitions;
       },
     });
     expect(seen).toEqual(['INV-0900']);
@@ -203,7 +228,9 @@ describe('PDF renderer shutdown', () => {
 
   it('rejects renders still queued when closed', async () => {
     const renderer = new PdfRenderer({ poolSize: 1 });
-    const pending = Promise.allSettled(Array.from({ length: 3 }, (_, i) => renderer.renderDocument(sampleInvoice({ number: `INV-31${i}` }))));
+    const pending = Promise.allSettled(
+      Array.from({ length: 3 }, (_, i) => renderer.renderDocument(sampleInvoice({ number: `INV-31${i}` }))),
+    );
     await renderer.close();
     const settled = await pending;
     expect(settled.every((s) => s.status === 'rejected')).toBe(true);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CLI } from '../../core/audit.ts';
+import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { bootKernel } from '../helpers/kernel.ts';
@@ -15,9 +15,26 @@ const TZ = 'America/New_York';
 const START = '2026-02-27';
 const END = '2026-04-30';
 
-interface SeedInvoice { key: string; issue: string; cents: number; currency?: string; status?: 'draft' | 'available'; trashed?: boolean; cancelled?: boolean }
-interface SeedPayment { invoice: string; cents: number; at: string; pending?: boolean }
-interface SeedRefund { payment: number; cents: number; at: string }
+interface SeedInvoice {
+  key: string;
+  issue: string;
+  cents: number;
+  currency?: string;
+  status?: 'draft' | 'available';
+  trashed?: boolean;
+  cancelled?: boolean;
+}
+interface SeedPayment {
+  invoice: string;
+  cents: number;
+  at: string;
+  pending?: boolean;
+}
+interface SeedRefund {
+  payment: number;
+  cents: number;
+  at: string;
+}
 
 const INVOICES: SeedInvoice[] = [
   { key: 'I1', issue: '2026-02-27', cents: 10_010 },
@@ -103,7 +120,11 @@ function expected(start: string, end: string, group: Group, currency = 'EUR') {
     if (!live(invoiceOf(p.invoice)) || !inRange(day, start, end)) continue;
     paid[periodOf(day, group)]! -= r.cents;
   }
-  const series = { invoiced: labels.map((l) => invoiced[l]!), paid: labels.map((l) => paid[l]!), outstanding: labels.map((l) => outstanding[l]!) };
+  const series = {
+    invoiced: labels.map((l) => invoiced[l]!),
+    paid: labels.map((l) => paid[l]!),
+    outstanding: labels.map((l) => outstanding[l]!),
+  };
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   return { labels, series, totals: { invoiced: sum(series.invoiced), paid: sum(series.paid), outstanding: sum(series.outstanding) } };
 }
@@ -121,12 +142,17 @@ async function signIn(login: string, role: string): Promise<void> {
   browsers[login] = { browser, nonce: (await browser.nonces()).admin };
 }
 
-async function report(who: string, fields: Record<string, string>, method: 'POST' | 'GET' = 'POST'): Promise<{ status: number; body: any }> {
+async function report(
+  who: string,
+  fields: Record<string, string>,
+  method: 'POST' | 'GET' = 'POST',
+): Promise<{ status: number; body: any }> {
   const { browser, nonce } = browsers[who]!;
   const params = new URLSearchParams({ action: 'billing_get_report_data', _wpnonce: nonce, ...fields });
-  const res = method === 'POST'
-    ? await browser.fetch('/wp-admin/admin-ajax.php', { method, body: params })
-    : await browser.fetch(`/wp-admin/admin-ajax.php?${params}`);
+  const res =
+    method === 'POST'
+      ? await browser.fetch('/wp-admin/admin-ajax.php', { method, body: params })
+      : await browser.fetch(`/wp-admin/admin-ajax.php?${params}`);
   const text = await res.text();
   return { status: res.status, body: text.startsWith('{') ? JSON.parse(text) : text };
 }
@@ -138,19 +164,32 @@ beforeAll(async () => {
   await k.options.set('currency', 'EUR', CLI);
   const ids: Record<string, number> = {};
   for (const inv of INVOICES) {
-    const doc = await k.api.invoices.create({
-      items: [{ name: `Work ${inv.key}`, quantity: 1, price: (inv.cents / 100).toFixed(2) }],
-      customer_name: `Customer ${inv.key}`, issue_date: inv.issue, currency: inv.currency ?? 'EUR',
-      status: inv.status ?? 'available',
-    } as never, { actor: CLI, source: 'api' });
+    const doc = await k.api.invoices.create(
+      {
+        items: [{ name: `Work ${inv.key}`, quantity: 1, price: (inv.cents / 100).toFixed(2) }],
+        customer_name: `Customer ${inv.key}`,
+        issue_date: inv.issue,
+        currency: inv.currency ?? 'EUR',
+        status: inv.status ?? 'available',
+      } as never,
+      { actor: CLI, source: 'api' },
+    );
     ids[inv.key] = doc.id;
-    if (inv.cancelled) await k.api.creditNotes.create(doc.id, { amount: (inv.cents / 100).toFixed(2), reason: 'Cancelled order' } as never, CLI);
+    if (inv.cancelled)
+      await k.api.creditNotes.create(doc.id, { amount: (inv.cents / 100).toFixed(2), reason: 'Cancelled order' } as never, CLI);
   }
   const paymentIds: number[] = [];
   for (const p of PAYMENTS) {
-    const { payment } = await k.api.payments.record(ids[p.invoice]!, {
-      amount: (p.cents / 100).toFixed(2), method: 'bank_transfer', status: p.pending ? 'pending' : 'completed', date: p.at,
-    }, CLI);
+    const { payment } = await k.api.payments.record(
+      ids[p.invoice]!,
+      {
+        amount: (p.cents / 100).toFixed(2),
+        method: 'bank_transfer',
+        status: p.pending ? 'pending' : 'completed',
+        date: p.at,
+      },
+      CLI,
+    );
     paymentIds.push(payment.id);
   }
   for (const r of REFUNDS) {
@@ -158,10 +197,12 @@ beforeAll(async () => {
     // a refund is dated when it is made: move the one just made to the seed's date (site time)
     await k.db.query(
       `update billing_payment_refunds set created_at = ($2::timestamp at time zone $3)
-        where id = (select max(id) from billing_payment_refunds where payment_id = $1)`, [paymentIds[r.payment], r.at, TZ]);
+        where id = (select max(id) from billing_payment_refunds where payment_id = $1)`,
+      [paymentIds[r.payment], r.at, TZ],
+    );
   }
   for (const inv of INVOICES) if (inv.trashed) await k.api.invoices.trash(ids[inv.key]!, CLI);
-  await k.mail.idle();
+  await k.outbox.drain();
   await signIn('boss', 'administrator');
   await signIn('viewer', 'billing_viewer');
   await signIn('sub', 'subscriber');
@@ -174,7 +215,9 @@ afterAll(async () => {
 
 describe('billing_get_report_data', () => {
   it('the seed is what the report is checked against', async () => {
-    const cancelled = await k.db.query<{ status: string }>(`select status from billing_documents where customer_name = 'Customer cancelled' and kind = 'invoice'`);
+    const cancelled = await k.db.query<{ status: string }>(
+      `select status from billing_documents where customer_name = 'Customer cancelled' and kind = 'invoice'`,
+    );
     expect(cancelled[0]!.status).toBe('cancelled');
   });
 
@@ -189,8 +232,11 @@ describe('billing_get_report_data', () => {
       expect(cents(data.series.invoiced)).toEqual(want.series.invoiced);
       expect(cents(data.series.paid)).toEqual(want.series.paid);
       expect(cents(data.series.outstanding)).toEqual(want.series.outstanding);
-      expect(cents([data.totals.invoiced, data.totals.paid, data.totals.outstanding]))
-        .toEqual([want.totals.invoiced, want.totals.paid, want.totals.outstanding]);
+      expect(cents([data.totals.invoiced, data.totals.paid, data.totals.outstanding])).toEqual([
+        want.totals.invoiced,
+        want.totals.paid,
+        want.totals.outstanding,
+      ]);
       expect(data).toMatchObject({ currency: 'EUR', group, start: START, end: END });
     });
   }
@@ -208,7 +254,7 @@ describe('billing_get_report_data', () => {
     expect(body.data.totals).toEqual({ invoiced: 1938.98, paid: 1123.45, outstanding: 853.19 });
   });
 
-  it('puts a payment on the site\'s date, not the UTC one', async () => {
+  it("puts a payment on the site's date, not the UTC one", async () => {
     const { body } = await report('boss', { start: '2026-02-28', end: '2026-03-01', group: 'day' });
     expect(body.data.labels).toEqual(['2026-02-28', '2026-03-01']);
     // 100.10 paid late on 28 February (New York), 100.00 early on 1 March
@@ -216,11 +262,15 @@ describe('billing_get_report_data', () => {
   });
 
   it('labels weeks by their Monday and months as Y-m', async () => {
-    expect((await report('boss', { start: START, end: '2026-03-10', group: 'week' })).body.data.labels).toEqual(['2026-02-23', '2026-03-02', '2026-03-09']);
+    expect((await report('boss', { start: START, end: '2026-03-10', group: 'week' })).body.data.labels).toEqual([
+      '2026-02-23',
+      '2026-03-02',
+      '2026-03-09',
+    ]);
     expect((await report('boss', { start: START, end: END, group: 'month' })).body.data.labels).toEqual(['2026-02', '2026-03', '2026-04']);
   });
 
-  it('counts one currency at a time: the site\'s by default, another on request', async () => {
+  it("counts one currency at a time: the site's by default, another on request", async () => {
     const usd = (await report('boss', { start: START, end: END, group: 'month', currency: 'USD' })).body.data;
     const want = expected(START, END, 'month', 'USD');
     expect(usd.currency).toBe('USD');
@@ -253,8 +303,14 @@ describe('billing_get_report_data', () => {
     expect(await bad({ group: 'year' })).toMatchObject({ code: 'rest_invalid_param', params: { group: expect.any(String) } });
     expect(await bad({ currency: 'euro' })).toMatchObject({ code: 'rest_invalid_param', params: { currency: expect.any(String) } });
     expect(await bad({ currency: 'XYZ' })).toMatchObject({ code: 'rest_invalid_param', params: { currency: expect.any(String) } });
-    expect(await bad({ start: '2026-03-02', end: '2026-03-01' })).toMatchObject({ code: 'rest_invalid_param', params: { end: expect.any(String) } });
-    expect(await bad({ start: '2020-01-01', end: '2026-01-01', group: 'day' })).toMatchObject({ code: 'rest_invalid_param', params: { group: expect.any(String) } });
+    expect(await bad({ start: '2026-03-02', end: '2026-03-01' })).toMatchObject({
+      code: 'rest_invalid_param',
+      params: { end: expect.any(String) },
+    });
+    expect(await bad({ start: '2020-01-01', end: '2026-01-01', group: 'day' })).toMatchObject({
+      code: 'rest_invalid_param',
+      params: { group: expect.any(String) },
+    });
     expect((await report('boss', { start: '2020-01-01', end: '2026-01-01', group: 'month' })).body.data.labels).toHaveLength(73);
   });
 });

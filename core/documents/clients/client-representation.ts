@@ -1,6 +1,6 @@
 import type { HookRegistry } from '../../hooks/registry.ts';
 import { Decimal, isCurrency, Money } from '../../money/index.ts';
-import { siteDateTime } from '../site-time.ts';
+import { siteDateTime } from '../../time/site-time.ts';
 import type { Client, ClientTotals } from './client-service.ts';
 
 export interface ClientRepresentationContext {
@@ -41,8 +41,11 @@ export async function clientRepresentation(client: Client, ctx: ClientRepresenta
     counts: { invoices: client.counts.invoices, quotes: client.counts.quotes },
     currency: ctx.currency,
     totals: totalsJson(client.totals[ctx.currency], ctx.currency),
-    totals_by_currency: Object.fromEntries(Object.keys(client.totals).sort()
-      .map((c) => [c, totalsJson(client.totals[c], c)])),
+    totals_by_currency: Object.fromEntries(
+      Object.keys(client.totals)
+        .sort()
+        .map((c) => [c, totalsJson(client.totals[c], c)]),
+    ),
   };
   const arrayed = await ctx.hooks.applyFilters('billing_model_to_array', data, client);
   return ctx.hooks.applyFilters('billing_rest_client', arrayed, client, ctx.request);

@@ -29,7 +29,11 @@ export const CLIENT_SCHEMA = {
     counts: { type: 'object', properties: { invoices: { type: 'integer' }, quotes: { type: 'integer' } } },
     currency: { type: 'string', description: 'The site currency, in which totals are given.' },
     totals: { ...totalsSchema, description: 'Invoices in the site currency: invoiced and due of issued ones, paid of all.' },
-    totals_by_currency: { type: 'object', additionalProperties: totalsSchema, description: 'The same, per currency the client has invoices in.' },
+    totals_by_currency: {
+      type: 'object',
+      additionalProperties: totalsSchema,
+      description: 'The same, per currency the client has invoices in.',
+    },
   },
 };
 
@@ -44,7 +48,11 @@ export function clientRoutes(d: ClientRouteDeps): RestRoute[] {
       schema: CLIENT_SCHEMA,
       description: 'List clients.',
       handler: async (req: RestRequest) => {
-        const { items, total } = await d.clients.list({ page: req.params.page, per_page: req.params.per_page, search: req.params.search || undefined });
+        const { items, total } = await d.clients.list({
+          page: req.params.page,
+          per_page: req.params.per_page,
+          search: req.params.search || undefined,
+        });
         const o = await d.options.getMany(['currency', 'timezone']);
         const ctx = { currency: o.currency, timezone: o.timezone, hooks: d.hooks, request: req };
         return collectionResponse(req, await Promise.all(items.map((c) => clientRepresentation(c, ctx))), total);

@@ -72,15 +72,18 @@ export class ClientService {
     const n = params.length;
     const rows = await this.db.query<ClientRow>(
       `select ${CLIENT_COLUMNS} from billing_users where ${where}
-        order by lower(display_name), id limit $${n + 1} offset $${n + 2}`, [...params, q.per_page, (q.page - 1) * q.per_page]);
+        order by lower(display_name), id limit $${n + 1} offset $${n + 2}`,
+      [...params, q.per_page, (q.page - 1) * q.per_page],
+    );
     return { items: await this.withFigures(rows), total };
   }
 
   /** The client with this id (a user of another role is no client): 404 `billing_rest_not_found`. */
   async get(id: number): Promise<Client> {
-    const rows = Number.isSafeInteger(id) && id > 0
-      ? await this.db.query<ClientRow>(`select ${CLIENT_COLUMNS} from billing_users where id = $1 and role = $2`, [id, CLIENT_ROLE])
-      : [];
+    const rows =
+      Number.isSafeInteger(id) && id > 0
+        ? await this.db.query<ClientRow>(`select ${CLIENT_COLUMNS} from billing_users where id = $1 and role = $2`, [id, CLIENT_ROLE])
+        : [];
     if (!rows.length) throw new BillingError('billing_rest_not_found', 'No client has this id.');
     return (await this.withFigures(rows))[0]!;
   }
@@ -90,12 +93,21 @@ export class ClientService {
     const { where, params } = matching(term);
     return this.db.query<ClientSummary>(
       `select ${SUMMARY_COLUMNS} from billing_users where ${where} order by lower(display_name), id limit $${params.length + 1}`,
-      [...params, Math.max(1, Math.min(Math.trunc(limit) || 1, 100))]);
+      [...params, Math.max(1, Math.min(Math.trunc(limit) || 1, 100))],
+    );
   }
 
   /** Counts and per-currency totals of the given clients' documents, summed exactly by PostgreSQL. */
   private async withFigures(rows: ClientRow[]): Promise<Client[]> {
-    const figures = await this.db.query<{ client_id: number; kind: string; currency: string; n: number; invoiced: string; paid: string; due: string }>(
+    const figures = await this.db.query<{
+      client_id: number;
+      kind: string;
+      currency: string;
+      n: number;
+      invoiced: string;
+      paid: string;
+      due: string;
+    }>(
       `select client_id, kind, currency, count(*)::int as n,
               coalesce(sum(total) filter (where kind = 'invoice' and status <> all($2::text[])), 0)::text as invoiced,
               coalesce(sum(paid) filter (where kind = 'invoice'), 0)::text as paid,
@@ -103,11 +115,24 @@ export class ClientService {
          from billing_documents
         where client_id = any($1::int[]) and kind in ('invoice', 'quote') and trashed_at is null
         group by client_id, kind, currency`,
-      [rows.map((r) => r.id), NOT_OWED]);
-    const clients = new Map<number, Client>(rows.map((r) => [r.id, {
-      id: r.id, name: r.name, email: r.email, company: r.company, country: r.country, vat: r.vat,
-      created: timestamp(r.created_at)!, counts: { invoices: 0, quotes: 0 }, totals: {},
-    }]));
+      [rows.map((r) => r.id), NOT_OWED],
+    );
+    const clients = new Map<number, Client>(
+      rows.map((r) => [
+        r.id,
+        {
+          id: r.id,
+          name: r.name,
+          email: r.email,
+          company: r.company,
+          country: r.country,
+          vat: r.vat,
+          created: timestamp(r.created_at)!,
+          counts: { invoices: 0, quotes: 0 },
+          totals: {},
+        },
+      ]),
+    );
     for (const f of figures) {
       const c = clients.get(Number(f.client_id))!;
       if (f.kind === 'quote') {

@@ -1,5 +1,5 @@
-import type { Actor } from '../../audit.ts';
-import type { AuthUser } from '../auth.ts';
+import type { Actor } from '../../audit/audit.ts';
+import type { AuthUser, ObjectRef } from '../auth.ts';
 
 export interface AjaxRequest {
   action: string;
@@ -18,8 +18,13 @@ export interface AjaxAction {
   action: string;
   /** Older names that keep working (contract §6). */
   aliases?: string[];
-  /** Capability for signed-in callers; a function picks it from the request (create vs edit). */
-  capability: string | ((req: AjaxRequest) => string) | null;
+  /**
+   * Capability for signed-in callers. `{create, edit}`: a save that creates when its `id` field is absent
+   * or empty and changes that document otherwise (the builders' save actions).
+   */
+  capability: string | { create: string; edit: string } | null;
+  /** The document the action acts on, checked with the capability (see ObjectRef). */
+  object?: ObjectRef;
   /**
    * The legacy table's capability (`manage_options`, `edit_posts`), an alternative grant when the action
    * is called by a legacy name: one of its aliases, or its own name when it has no alias (the action

@@ -2,8 +2,10 @@ import type { Request, Response } from 'express';
 import { BillingError } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 import { OwnedRegistry } from '../../owned-registry.ts';
-import type { Authenticator } from '../auth.ts';
+import { NOBODY, type Authenticator } from '../auth.ts';
 import { ajaxErrorBody } from '../error-bodies.ts';
+import { allowedOn } from '../rest/rest-server.ts';
+import { describeTextProblem, textProblem } from '../../validation/text.ts';
 import { AjaxText, type AjaxAction, type AjaxRequest, type WebhookAction } from './ajax-action.ts';
 
 /** What an action name dispatches to; `legacy` marks an old alias (contract §6). */
@@ -17,11 +19,11 @@ type Entry = AjaxEntry;
  */
 export class AjaxDispatcher {
   readonly actions = new OwnedRegistry<Entry>('AJAX action');
-  auth: Authenticator;
+  /** Who is calling: the identity module's, once the kernel has built it. */
+  auth: Authenticator = NOBODY;
   private readonly log: Logger;
 
-  constructor(auth: Authenticator, log: Logger) {
-    this.auth = auth;
+  constructor(log: Logger) {
     this.log = log;
   }
 
@@ -52,6 +54,8 @@ export class AjaxDispatcher {
     } catch {
       return sendJson(res, ajaxErrorBody(new BillingError('billing_bad_request', 'The request body could not be read.')));
     }
+    const problem = textProblem(fields, 'request');
+    if (problem) return sendJson(res, ajaxErrorBody(new BillingError('billing_bad_request', describeTextProblem(problem))));
     const action = typeof fields.action === 'string' ? fields.action : '';
     const entry = this.actions.get(action);
     if (!entry || entry.kind !== 'ajax') return sendText(res, 400, '0');
@@ -59,7 +63,9 @@ export class AjaxDispatcher {
     const { user, nonceValid } = await this.auth.ajaxUser(req, typeof fields._wpnonce === 'string' ? fields._wpnonce : undefined);
     const def = entry.def;
     const areq: AjaxRequest = {
-      action: def.action, params: fields, user,
+      action: def.action,
+      params: fields,
+      user,
       actor: user ? { id: user.id, name: user.login, ip: req.ip ?? null } : { id: null, name: 'visitor', ip: req.ip ?? null },
       ip: req.ip ?? '',
     };
@@ -68,8 +74,13 @@ export class AjaxDispatcher {
         if (!def.nopriv) return sendText(res, 400, '0');
       } else if (!def.nopriv) {
         if (def.nonce !== false && !nonceValid) return sendText(res, 403, '-1');
-        if (def.capability !== null && !(await this.allowed(def, entry.legacy, areq))) {
-          throw new BillingError('billing_forbidden', 'Sorry, you are not allowed to do that.');
+        const cap = capabilityFor(def, areq);
+        const granted = cap === null ? null : await this.granting(def, cap, entry.legacy, areq);
+        if (cap !== null && granted === null) throw new BillingError('billing_forbidden', 'Sorry, you are not allowed to do that.');
+        // granted by the legacy table: the object is checked against that grant, not the action's own
+        const object = def.object && granted !== cap ? { ...def.object, capability: granted! } : def.object;
+        if (granted !== null && object && !(await allowedOn(this.auth, user, granted, object, fields))) {
+          throw new BillingError('billing_rest_not_found', 'No document has this id.');
         }
       }
       const data = await def.handler(areq);
@@ -81,23 +92,39 @@ export class AjaxDispatcher {
     }
   };
 
-  private async allowed(def: AjaxAction, legacy: boolean, req: AjaxRequest): Promise<boolean> {
-    const cap = typeof def.capability === 'function' ? def.capability(req) : def.capability!;
-    if (await this.auth.can(req.user!, cap)) return true;
+  /** The capability that lets the user call the action: its own, or the legacy table's under a legacy name; null if none. */
+  private async granting(def: AjaxAction, cap: string, legacy: boolean, req: AjaxRequest): Promise<string | null> {
+    if (await this.auth.can(req.user!, cap)) return cap;
     // a legacy name: an alias, or the action's own name when it kept the one it had before REST
     const legacyName = legacy || !def.aliases?.length;
-    return legacyName && def.legacyCapability !== undefined && this.auth.can(req.user!, def.legacyCapability);
+    if (legacyName && def.legacyCapability !== undefined && (await this.auth.can(req.user!, def.legacyCapability)))
+      return def.legacyCapability;
+    return null;
   }
 
   private async webhook(def: WebhookAction, action: string, raw: Buffer, req: Request, res: Response): Promise<void> {
     try {
-      const answer = await def.handler({ action, raw, headers: req.headers, query: req.query as Record<string, unknown>, ip: req.ip ?? '' });
+      const answer = await def.handler({
+        action,
+        raw,
+        headers: req.headers,
+        query: req.query as Record<string, unknown>,
+        ip: req.ip ?? '',
+      });
       sendJson(res, { status: answer.status, body: answer.body ?? { success: answer.status < 400 }, headers: {} });
     } catch (err) {
       if (!(err instanceof BillingError)) this.log.error({ err, action }, 'webhook failed');
       sendJson(res, ajaxErrorBody(err));
     }
   }
+}
+
+/** The capability an action asks of this request: a builder's save creates without an `id`, edits with one. */
+function capabilityFor(def: AjaxAction, req: AjaxRequest): string | null {
+  const c = def.capability;
+  if (c === null || typeof c === 'string') return c;
+  const id = req.params.id;
+  return id === undefined || id === null || id === '' ? c.create : c.edit;
 }
 
 function parseBody(raw: Buffer, contentType: string | undefined): Record<string, unknown> {

@@ -1,6 +1,10 @@
 /** WordPress's `_fields=a,b.c`: keeps only the named (possibly nested) fields of each representation. */
 export function applyFields(data: unknown, fields: string): unknown {
-  const paths = fields.split(',').map((f) => f.trim()).filter(Boolean).map((f) => f.split('.'));
+  const paths = fields
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean)
+    .map((f) => f.split('.'));
   if (!paths.length) return data;
   const pick = (obj: unknown): unknown => {
     if (!obj || typeof obj !== 'object' || Array.isArray(obj)) return obj;

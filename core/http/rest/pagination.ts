@@ -7,7 +7,13 @@ import { RestResponse, type ArgSchema, type RestRequest } from './route.ts';
  */
 export const COLLECTION_ARGS = Object.freeze({
   page: { type: 'integer', minimum: 1, default: 1, description: 'Current page of the collection.' },
-  per_page: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Maximum number of items to be returned in result set.' },
+  per_page: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 100,
+    default: 10,
+    description: 'Maximum number of items to be returned in result set.',
+  },
   search: { type: 'string', description: 'Limit results to those matching a string.' },
 } satisfies Record<string, ArgSchema>);
 
@@ -20,7 +26,7 @@ export interface PageWindow {
 
 /** The window a collection request asks for (its `page` and `per_page`, validated by COLLECTION_ARGS). */
 export function pageWindow(params: Record<string, unknown>): PageWindow {
-  const page = Number.isInteger(params.page) && (params.page as number) >= 1 ? params.page as number : 1;
+  const page = Number.isInteger(params.page) && (params.page as number) >= 1 ? (params.page as number) : 1;
   const perPage = Number.isInteger(params.per_page) && (params.per_page as number) >= 1 ? Math.min(params.per_page as number, 100) : 10;
   return { page, perPage, offset: (page - 1) * perPage };
 }

@@ -1,9 +1,10 @@
 import type { Request, Response } from 'express';
-import { ANONYMOUS, type Authenticator } from '../auth.ts';
+import { ANONYMOUS, NOBODY, type Authenticator, type AuthUser, type ObjectRef } from '../auth.ts';
 import { BillingError } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 import { OwnedRegistry } from '../../owned-registry.ts';
 import { argsSchema, checkArgs, coerceText } from '../../validation/args.ts';
+import { describeTextProblem, textProblem } from '../../validation/text.ts';
 import { restErrorBody } from '../error-bodies.ts';
 import { applyFields } from './fields.ts';
 import { RestResponse, type ArgSchema, type HttpMethod, type RestRequest, type RestRoute } from './route.ts';
@@ -12,7 +13,7 @@ export const DEFAULT_NAMESPACE = 'billing/v1';
 const METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 interface CompiledRoute {
-  key: string;          // '/billing/v1/invoices/(?P<id>[\d]+)'
+  key: string; // '/billing/v1/invoices/(?P<id>[\d]+)'
   namespace: string;
   pattern: RegExp;
   endpoints: Array<{ methods: HttpMethod[]; route: RestRoute; argsSchema: object }>;
@@ -27,18 +28,21 @@ export class RestServer {
   readonly routes = new OwnedRegistry<RestRoute>('REST route');
   private compiled: CompiledRoute[] | null = null;
   readonly baseUrl: string;
-  auth: Authenticator;
+  /** Who is calling: the identity module's, once the kernel has built it (until then nobody is signed in). */
+  auth: Authenticator = NOBODY;
+  /** Whether the database answers (an unexpected failure while it does not is a 503, not a 500). */
+  health: (() => Promise<boolean>) | null = null;
   private readonly log: Logger;
 
-  constructor(baseUrl: string, auth: Authenticator, log: Logger) {
+  constructor(baseUrl: string, log: Logger) {
     this.baseUrl = baseUrl;
-    this.auth = auth;
     this.log = log;
   }
 
   add(owner: string, route: RestRoute): void {
     const ns = route.namespace ?? DEFAULT_NAMESPACE;
-    if (route.capability === null && ns === DEFAULT_NAMESPACE) throw new Error(`${owner}: every ${DEFAULT_NAMESPACE} route needs a capability`);
+    if (route.capability === null && ns === DEFAULT_NAMESPACE)
+      throw new Error(`${owner}: every ${DEFAULT_NAMESPACE} route needs a capability`);
     for (const m of asArray(route.methods)) this.routes.add(owner, `${m} /${ns}${route.path}`, route);
     this.compiled = null;
   }
@@ -49,14 +53,16 @@ export class RestServer {
 
   /** Express handler for everything under `/wp-json`. */
   handle = async (req: Request, res: Response): Promise<void> => {
-    const path = decodeURIComponent(req.path.replace(/\/+$/, '')) || '/';
     const method = overriddenMethod(req);
     setCommonHeaders(req, res, this.baseUrl);
     let authenticated = false;
+    let path = '/';
     try {
+      path = routePath(req.path);
       if (path === '/') return this.send(req, res, 200, this.index(null), method);
       const match = this.match(path);
       if (!match) throw new BillingError('rest_no_route', 'No route was found matching the URL and request method.');
+      refuseBadText(req.query, 'query');
       const user = await this.auth.restUser(req);
       authenticated = user !== null;
       if (authenticated) res.setHeader('Cache-Control', 'no-store, no-cache, must-revalidate');
@@ -71,13 +77,37 @@ export class RestServer {
       const capability = endpoint.route.capability;
       if (capability !== null) {
         if (!user) throw unauthenticated();
-        if (!(await this.auth.can(user, capability))) throw new BillingError('billing_rest_forbidden', 'Sorry, you are not allowed to do that.');
+        if (!(await this.auth.can(user, capability)))
+          throw new BillingError('billing_rest_forbidden', 'Sorry, you are not allowed to do that.');
       }
-      const params = validateArgs(endpoint.route.args ?? {}, endpoint.argsSchema, match.groups, req);
+      // the body is read only now, once the route is known and its caller is: nobody makes this
+      // service parse a megabyte for a route they may not call
+      const { params: fields, body } = parseBody(req);
+      refuseBadText(fields, 'body');
+      const params = validateArgs(
+        endpoint.route.args ?? {},
+        endpoint.argsSchema,
+        match.groups,
+        req.query as Record<string, unknown>,
+        fields,
+      );
+      if (
+        capability !== null &&
+        user &&
+        endpoint.route.object &&
+        !(await allowedOn(this.auth, user, capability, endpoint.route.object, params))
+      ) {
+        throw new BillingError('billing_rest_not_found', 'No document has this id.');
+      }
       const who = user ?? ANONYMOUS;
       const rreq: RestRequest = {
-        method: lookup as HttpMethod, params, body: req.body, headers: req.headers, user: who,
-        actor: user ? { id: user.id, name: user.login, ip: req.ip ?? null } : { id: null, name: 'visitor', ip: req.ip ?? null }, ip: req.ip ?? '',
+        method: lookup as HttpMethod,
+        params,
+        body,
+        headers: req.headers,
+        user: who,
+        actor: user ? { id: user.id, name: user.login, ip: req.ip ?? null } : { id: null, name: 'visitor', ip: req.ip ?? null },
+        ip: req.ip ?? '',
         url: new URL(req.originalUrl, this.baseUrl),
       };
       const out = await endpoint.route.handler(rreq);
@@ -93,9 +123,15 @@ export class RestServer {
         return;
       }
       return this.send(req, res, response.status, response.data, method);
-    } catch (err) {
-      if (!(err instanceof BillingError)) this.log.error({ err, path, method }, 'REST handler failed');
+    } catch (caught) {
+      let err = caught;
+      if (!(err instanceof BillingError)) {
+        this.log.error({ err, path, method }, 'REST handler failed');
+        // the database not answering is not a bug of this request: say when to come back
+        if (this.health && !(await this.health())) err = unavailable();
+      }
       const { status, body, headers } = restErrorBody(err);
+      if (status === 503) res.setHeader('Retry-After', '5');
       for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
       if (!authenticated) res.removeHeader('Cache-Control');
       return this.send(req, res, status, body, method);
@@ -114,9 +150,16 @@ export class RestServer {
       return { namespace, routes, _links: { up: [{ href: `${this.baseUrl}/wp-json/` }] } };
     }
     return {
-      name: 'Billing', description: 'Invoices, quotes, clients and payments', url: this.baseUrl, home: this.baseUrl,
-      gmt_offset: 0, timezone_string: 'UTC', namespaces, authentication: { 'application-passwords': { endpoints: {} } },
-      routes, _links: { help: [{ href: `${this.baseUrl}/wp-json/` }] },
+      name: 'Billing',
+      description: 'Invoices, quotes, clients and payments',
+      url: this.baseUrl,
+      home: this.baseUrl,
+      gmt_offset: 0,
+      timezone_string: 'UTC',
+      namespaces,
+      authentication: { 'application-passwords': { endpoints: {} } },
+      routes,
+      _links: { help: [{ href: `${this.baseUrl}/wp-json/` }] },
     };
   }
 
@@ -128,7 +171,9 @@ export class RestServer {
     const methods = [...new Set(r.endpoints.flatMap((e) => e.methods))];
     const schema = withSchema ? r.endpoints.find((e) => e.route.schema)?.route.schema : undefined;
     return {
-      namespace: r.namespace, methods, endpoints,
+      namespace: r.namespace,
+      methods,
+      endpoints,
       ...(schema ? { schema } : {}),
       _links: { self: [{ href: `${this.baseUrl}/wp-json${r.key.replace(/\(\?P<[^>]+>[^)]*\)/g, '{id}')}` }] },
     };
@@ -156,7 +201,8 @@ export class RestServer {
       }
       const entry = byKey.get(`/${namespace}${route.path}`)!;
       const methods = asArray(route.methods);
-      if (!entry.endpoints.some((e) => e.route === route)) entry.endpoints.push({ methods, route, argsSchema: argsSchema(route.args ?? {}) });
+      if (!entry.endpoints.some((e) => e.route === route))
+        entry.endpoints.push({ methods, route, argsSchema: argsSchema(route.args ?? {}) });
     }
     this.compiled = [...byKey.values()];
     return this.compiled;
@@ -179,6 +225,25 @@ export class RestServer {
   }
 }
 
+/**
+ * The per-object half of a route's check: a user who holds the capability but not for this document
+ * gets the document-does-not-exist answer (it reveals nothing). Looked up only when something decides
+ * per object.
+ */
+export async function allowedOn(
+  auth: Authenticator,
+  user: AuthUser,
+  capability: string,
+  object: ObjectRef,
+  params: Record<string, unknown>,
+): Promise<boolean> {
+  if (!auth.perObject()) return true;
+  const id = Number(params[object.param]);
+  if (!Number.isSafeInteger(id) || id < 1) return true;
+  const documentId = object.resolve ? await object.resolve(id) : id;
+  return documentId === null || auth.can(user, object.capability ?? capability, documentId);
+}
+
 function unauthenticated(): BillingError {
   return new BillingError('billing_rest_unauthenticated', 'You are not currently logged in.');
 }
@@ -198,7 +263,10 @@ function setCommonHeaders(req: Request, res: Response, baseUrl: string): void {
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Link', `<${baseUrl}/wp-json/>; rel="https://api.w.org/"`);
   res.setHeader('Access-Control-Expose-Headers', 'X-WP-Total, X-WP-TotalPages, Link');
-  res.setHeader('Access-Control-Allow-Headers', 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, Idempotency-Key');
+  res.setHeader(
+    'Access-Control-Allow-Headers',
+    'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, Idempotency-Key',
+  );
   const origin = req.get('Origin');
   if (origin) {
     res.setHeader('Access-Control-Allow-Origin', origin);
@@ -208,17 +276,85 @@ function setCommonHeaders(req: Request, res: Response, baseUrl: string): void {
   }
 }
 
+/**
+ * Merges URL, query and body parameters (body over query, as WordPress), coerces the text of query
+ * and URL parameters to their declared types, applies defaults, then validates: missing required →
+ * rest_missing_callback_param; invalid → rest_invalid_param. The URL's parameters name the resource:
+ * a query or body parameter of the same name that says otherwise is a 400, never an override (the
+ * document a proxy, an access rule and the audit log see is the one acted on). Undeclared parameters
+ * pass through untouched and unchecked (WordPress ignores them).
+ */
+function validateArgs(
+  args: Record<string, ArgSchema>,
+  schema: object,
+  groups: Record<string, string>,
+  query: Record<string, unknown>,
+  body: Record<string, unknown>,
+): Record<string, any> {
+  const coerce = (k: string, v: unknown) => (k in args ? coerceText(v, args[k]!) : v);
+  const params: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(query)) params[k] = coerce(k, v);
+  Object.assign(params, body);
+  for (const [k, v] of Object.entries(groups)) {
+    const own = coerce(k, v);
+    if (k in params && String(params[k]) !== String(own)) {
+      throw new BillingError('rest_invalid_param', `Invalid parameter(s): ${k}`, {
+        params: { [k]: `${k} is given by the URL (${String(own)}); the request may not name another.` },
+      });
+    }
+    params[k] = own;
+  }
+  return checkArgs(args, params, schema);
+}
 
 /**
- * Merges URL, query and body parameters (body over query over URL, as WordPress), coerces the text of
- * URL and query parameters to their declared types, applies defaults, then validates: missing required
- * → rest_missing_callback_param; invalid → rest_invalid_param. Undeclared parameters pass through
- * untouched and unchecked (WordPress ignores them).
+ * The route part of `/wp-json/…`, decoded. A malformed escape is a 400; an encoded slash (`%2F`) would
+ * make `/invoices%2F1` mean `/invoices/1`, so it matches no route.
  */
-function validateArgs(args: Record<string, ArgSchema>, schema: object, groups: Record<string, string>, req: Request): Record<string, any> {
-  const fromText: Record<string, unknown> = { ...(req.query as Record<string, unknown>), ...groups };
-  const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body as Record<string, unknown> : {};
-  const params: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(fromText)) params[k] = k in args ? coerceText(v, args[k]!) : v;
-  return checkArgs(args, Object.assign(params, body), schema);
+function routePath(raw: string): string {
+  if (/%2f/i.test(raw)) throw new BillingError('rest_no_route', 'No route was found matching the URL and request method.');
+  try {
+    return decodeURIComponent(raw.replace(/\/+$/, '')) || '/';
+  } catch {
+    throw new BillingError('billing_bad_request', 'The URL is not correctly encoded.');
+  }
+}
+
+/** Content types a route gets as raw bytes (a Buffer in `RestRequest.body`), as WordPress's get_body() has them. */
+const RAW_TYPES = /^(application\/xml|text\/xml|application\/[\w.+-]+\+xml|application\/pdf|application\/octet-stream)\b/i;
+
+/**
+ * The request body: JSON (or a form, as WordPress takes them) as parameters; a file (XML, PDF) as its
+ * bytes, which are never parameters.
+ */
+function parseBody(req: Request): { params: Record<string, unknown>; body: unknown } {
+  const raw: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+  const type = req.get('content-type') ?? '';
+  if (RAW_TYPES.test(type)) return { params: {}, body: raw };
+  if (!raw.length) return { params: {}, body: {} };
+  if (/^application\/x-www-form-urlencoded/i.test(type)) {
+    const form = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+    return { params: form, body: form };
+  }
+  if (!/json/i.test(type)) return { params: {}, body: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new BillingError('rest_invalid_json', 'Invalid JSON body passed.');
+  }
+  const params = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return { params, body: value };
+}
+
+function refuseBadText(value: unknown, where: string): void {
+  const problem = textProblem(value, where);
+  if (problem)
+    throw new BillingError('rest_invalid_param', describeTextProblem(problem), {
+      params: { [problem.where]: describeTextProblem(problem) },
+    });
+}
+
+function unavailable(): BillingError {
+  return new BillingError('billing_unavailable', 'The service cannot reach its database right now; please try again shortly.');
 }

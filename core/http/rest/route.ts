@@ -1,6 +1,6 @@
 import type { Request } from 'express';
-import type { Actor } from '../../audit.ts';
-import type { AuthUser } from '../auth.ts';
+import type { Actor } from '../../audit/audit.ts';
+import type { AuthUser, ObjectRef } from '../auth.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -27,6 +27,8 @@ export interface RestRoute {
    * WordPress's `__return_true`), allowed only outside `billing/v1`, where every route needs a user.
    */
   capability: string | null;
+  /** The document the route acts on, checked with the capability (see ObjectRef). */
+  object?: ObjectRef;
   args?: Record<string, ArgSchema>;
   /** The JSON schema of the resource, shown by OPTIONS. */
   schema?: object;
@@ -39,7 +41,10 @@ export interface RestRequest {
   method: HttpMethod;
   /** URL, query and body parameters, validated and coerced by the route's `args`. */
   params: Record<string, any>;
-  /** The raw JSON body, for handlers that take more than their declared args. */
+  /**
+   * The parsed JSON body, for handlers that take more than their declared args; for an XML, PDF or
+   * octet-stream body, its raw bytes as a Buffer (at most 1 MiB).
+   */
   body: unknown;
   headers: Request['headers'];
   /** The signed-in user; on a public route called without credentials, user 0 (`ANONYMOUS`). */

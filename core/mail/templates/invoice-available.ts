@@ -1,6 +1,7 @@
 import { html } from '../../http/html.ts';
+import { taxStatements } from '../../tax/index.ts';
 import type { BillingDocument } from '../../documents/document.ts';
-import { formatDate, formatMoney } from '../../pdf/format.ts';
+import { formatDate, formatMoney } from '../../display/format.ts';
 import { greeting, itemRows, itemText, layout, lines } from './layout.ts';
 import type { MailTemplate } from './template.ts';
 
@@ -27,7 +28,7 @@ export const invoiceAvailable: MailTemplate<DocumentMailData> = {
     const intro = `${company.name} has sent you invoice ${doc.number}${doc.title ? ` (${doc.title})` : ''} for ${due}${dueDate}.`;
     const notes = [
       pdfAttached ? `The invoice is attached as a PDF (${doc.number}.pdf).` : '',
-      doc.tax.statement,
+      ...taxStatements(doc),
       doc.notes,
       doc.terms,
     ].filter(Boolean);
@@ -43,8 +44,15 @@ export const invoiceAvailable: MailTemplate<DocumentMailData> = {
         details: html`${notes.map((n, i) => html`${i ? html`<br><br>` : ''}${lines(n)}`)}`,
       },
       text: [
-        greeting(doc.customer.name), '', intro, '', itemText(doc, true), '',
-        `View the invoice online:`, link, ...notes.flatMap((n) => ['', n]),
+        greeting(doc.customer.name),
+        '',
+        intro,
+        '',
+        itemText(doc, true),
+        '',
+        `View the invoice online:`,
+        link,
+        ...notes.flatMap((n) => ['', n]),
       ].join('\n'),
     };
   },

@@ -1,6 +1,7 @@
 import { html, type Html } from '../../http/html.ts';
 import type { BillingDocument } from '../../documents/document.ts';
-import { formatMoney, isZero } from '../../pdf/format.ts';
+import { formatMoney, isZero } from '../../display/format.ts';
+import { breakdownLabel } from '../../tax/index.ts';
 import type { SlotValues } from '../compiled-template.ts';
 import type { MailCompany } from './template.ts';
 
@@ -45,21 +46,34 @@ ${body}
 
 /** The frame's slot values for one company. */
 export function layoutValues(company: MailCompany): SlotValues {
-  const address = company.address.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const address = company.address
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   return {
     logo: company.logoSrc
       ? html`<img src="${company.logoSrc}" alt="${company.name}" height="48" style="display:block;max-height:48px;border:0;margin:0 0 8px">`
       : '',
     company_name: company.name,
-    company_footer: html`${company.name}${address.map((l) => html`<br>${l}`)}${company.email
-      ? html`<br><a href="mailto:${company.email}" style="color:#6b7280">${company.email}</a>` : ''}`,
+    company_footer: html`${company.name}${address.map((l) => html`<br>${l}`)}${
+      company.email ? html`<br><a href="mailto:${company.email}" style="color:#6b7280">${company.email}</a>` : ''
+    }`,
   };
 }
 
 /** The text part's footer: the same details as the HTML footer. */
 export function textFooter(company: MailCompany): string {
-  return ['--', company.name, ...company.address.split(/\r?\n/).map((l) => l.trim()).filter(Boolean), company.email]
-    .filter(Boolean).join('\n');
+  return [
+    '--',
+    company.name,
+    ...company.address
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter(Boolean),
+    company.email,
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** Text that may hold line breaks, as HTML (escaped, breaks kept). */
@@ -85,7 +99,11 @@ export function itemRows(doc: BillingDocument, withDue: boolean): Html {
   const totals: Array<[string, string, boolean]> = [
     ['Subtotal', money(t.subtotal), false],
     ...(!isZero(t.discount) ? [['Discount', `-${money(t.discount)}`, false] as [string, string, boolean]] : []),
-    ...(!isZero(t.tax) ? [[`Tax`, money(t.tax), false] as [string, string, boolean]] : []),
+    ...(doc.taxBreakdown.length > 1
+      ? doc.taxBreakdown.map((e) => [`${breakdownLabel(e)} on ${money(e.basis)}`, money(e.tax), false] as [string, string, boolean])
+      : !isZero(t.tax)
+        ? [[`Tax`, money(t.tax), false] as [string, string, boolean]]
+        : []),
     ['Total', money(t.total), true],
     ...(withDue && !isZero(t.paid) ? [['Paid', money(t.paid), false] as [string, string, boolean]] : []),
     ...(withDue && !isZero(t.credited) ? [['Credited', money(t.credited), false] as [string, string, boolean]] : []),
@@ -103,7 +121,8 @@ export function itemText(doc: BillingDocument, withDue: boolean): string {
   const out = doc.items.map((i) => `- ${i.name}: ${i.quantity} x ${money(i.price)} = ${money(i.amount)}`);
   out.push('', `Subtotal: ${money(t.subtotal)}`);
   if (!isZero(t.discount)) out.push(`Discount: -${money(t.discount)}`);
-  if (!isZero(t.tax)) out.push(`Tax: ${money(t.tax)}`);
+  if (doc.taxBreakdown.length > 1) for (const e of doc.taxBreakdown) out.push(`${breakdownLabel(e)} on ${money(e.basis)}: ${money(e.tax)}`);
+  else if (!isZero(t.tax)) out.push(`Tax: ${money(t.tax)}`);
   out.push(`Total: ${money(t.total)}`);
   if (withDue) {
     if (!isZero(t.paid)) out.push(`Paid: ${money(t.paid)}`);

@@ -1,5 +1,5 @@
 import { html, type Html } from '../../http/html.ts';
-import { formatMoney, formatDate, isZero } from '../../pdf/format.ts';
+import { formatMoney, formatDate, isZero } from '../../display/format.ts';
 import { layout } from './layout.ts';
 import { methodLabel, type PaymentMailData } from './payment-received.ts';
 import type { MailTemplate } from './template.ts';

@@ -1,5 +1,5 @@
 import type { BillingDocument } from '../../documents/document.ts';
-import { formatMoney, isZero } from '../../pdf/format.ts';
+import { formatMoney, isZero } from '../../display/format.ts';
 import { greeting, layout } from './layout.ts';
 import type { MailTemplate } from './template.ts';
 
@@ -40,8 +40,9 @@ export const paymentReceived: MailTemplate<PaymentMailData> = {
         <mj-text font-size="13px" color="#6b7280">{{reference}}</mj-text>`),
   build({ invoice, payment, link }, company) {
     const amount = formatMoney(payment.amount, payment.currency || invoice.currency);
-    const intro = `Thank you: ${company.name} has received your payment of ${amount} `
-      + `(${methodLabel(payment.method)}) for invoice ${invoice.number}.`;
+    const intro =
+      `Thank you: ${company.name} has received your payment of ${amount} ` +
+      `(${methodLabel(payment.method)}) for invoice ${invoice.number}.`;
     const balance = isZero(invoice.totals.due)
       ? `Invoice ${invoice.number} is now paid in full.`
       : `${formatMoney(invoice.totals.due, invoice.currency)} is still due on invoice ${invoice.number}.`;
@@ -50,8 +51,16 @@ export const paymentReceived: MailTemplate<PaymentMailData> = {
       subject: `Payment received for invoice ${invoice.number}`,
       preview: intro,
       values: { greeting: greeting(invoice.customer.name), intro, balance, link, number: invoice.number, reference },
-      text: [greeting(invoice.customer.name), '', intro, balance, '', 'View the invoice online:', link,
-        ...(reference ? ['', reference] : [])].join('\n'),
+      text: [
+        greeting(invoice.customer.name),
+        '',
+        intro,
+        balance,
+        '',
+        'View the invoice online:',
+        link,
+        ...(reference ? ['', reference] : []),
+      ].join('\n'),
     };
   },
 };

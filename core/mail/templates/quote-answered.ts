@@ -1,5 +1,5 @@
 import type { BillingDocument } from '../../documents/document.ts';
-import { formatMoney } from '../../pdf/format.ts';
+import { formatMoney } from '../../display/format.ts';
 import { layout } from './layout.ts';
 import { tableRows } from './payment-receipt.ts';
 import type { MailTemplate } from './template.ts';
@@ -32,7 +32,9 @@ export const quoteAnswered: MailTemplate<QuoteAnsweredData> = {
       ...(answer?.reason ? [['Reason', answer.reason] as [string, string]] : []),
     ];
     const next = accepted
-      ? invoice ? `Invoice ${invoice.number} was created from it (${invoice.status}).` : 'No invoice was created from it (option quote_accept_action).'
+      ? invoice
+        ? `Invoice ${invoice.number} was created from it (${invoice.status}).`
+        : 'No invoice was created from it (option quote_accept_action).'
       : 'Nothing else changed.';
     return {
       subject: `Quote ${quote.number} ${accepted ? 'accepted' : 'declined'} by ${customer}`,

@@ -1,5 +1,6 @@
 import { html } from '../../http/html.ts';
-import { formatDate, formatMoney } from '../../pdf/format.ts';
+import { taxStatements } from '../../tax/index.ts';
+import { formatDate, formatMoney } from '../../display/format.ts';
 import type { DocumentMailData } from './invoice-available.ts';
 import { greeting, itemRows, itemText, layout, lines } from './layout.ts';
 import type { MailTemplate } from './template.ts';
@@ -16,11 +17,12 @@ export const quoteAvailable: MailTemplate<DocumentMailData> = {
   build({ doc, link, pdfAttached }, company) {
     const total = formatMoney(doc.totals.total, doc.currency);
     const until = doc.expiryDate ? `, valid until ${formatDate(doc.expiryDate)}` : '';
-    const intro = `${company.name} has sent you quote ${doc.number}${doc.title ? ` (${doc.title})` : ''} for ${total}${until}. `
-      + 'You can accept or decline it on its page.';
+    const intro =
+      `${company.name} has sent you quote ${doc.number}${doc.title ? ` (${doc.title})` : ''} for ${total}${until}. ` +
+      'You can accept or decline it on its page.';
     const notes = [
       pdfAttached ? `The quote is attached as a PDF (${doc.number}.pdf).` : '',
-      doc.tax.statement,
+      ...taxStatements(doc),
       doc.notes,
       doc.terms,
     ].filter(Boolean);
@@ -36,8 +38,15 @@ export const quoteAvailable: MailTemplate<DocumentMailData> = {
         details: html`${notes.map((n, i) => html`${i ? html`<br><br>` : ''}${lines(n)}`)}`,
       },
       text: [
-        greeting(doc.customer.name), '', intro, '', itemText(doc, false), '',
-        'Review, accept or decline the quote online:', link, ...notes.flatMap((n) => ['', n]),
+        greeting(doc.customer.name),
+        '',
+        intro,
+        '',
+        itemText(doc, false),
+        '',
+        'Review, accept or decline the quote online:',
+        link,
+        ...notes.flatMap((n) => ['', n]),
       ].join('\n'),
     };
   },

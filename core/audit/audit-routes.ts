@@ -1,0 +1,50 @@
+import type { AuditLog } from './index.ts';
+import { timestamp } from '../db/database.ts';
+import { COLLECTION_ARGS, collectionResponse } from '../http/rest/pagination.ts';
+import type { RestRoute } from '../http/rest/route.ts';
+import { siteDateTime } from '../time/site-time.ts';
+import type { OptionsStore } from '../options/options.ts';
+
+/** `GET /audit-log` (contract §3: readable with `bill_view_audit_log`): who did what, when, from where. */
+export function auditRoutes(log: AuditLog, options: OptionsStore): RestRoute[] {
+  return [
+    {
+      path: '/audit-log',
+      methods: 'GET',
+      capability: 'bill_view_audit_log',
+      description: 'The audit log, newest first.',
+      args: {
+        page: COLLECTION_ARGS.page,
+        per_page: COLLECTION_ARGS.per_page,
+        object_type: { type: 'string', maxLength: 40, description: 'invoice, quote, payment, option, plugin, user, …' },
+        object_id: { type: 'string', maxLength: 100 },
+        actor: { type: 'string', maxLength: 100, description: 'A login, or cli, system, visitor' },
+        action: { type: 'string', maxLength: 60, description: 'e.g. invoice.create, plugin.activate' },
+      },
+      handler: async (req) => {
+        const p = req.params;
+        const { entries, total } = await log.read({
+          page: p.page,
+          per_page: p.per_page,
+          object_type: p.object_type,
+          object_id: p.object_id,
+          actor: p.actor,
+          action: p.action,
+        });
+        const timezone = await options.get('timezone');
+        const items = entries.map((e) => ({
+          id: Number(e.id),
+          at: siteDateTime(timestamp(e.at as string)!, timezone),
+          actor: e.actor,
+          actor_id: e.actor_id === null ? null : Number(e.actor_id),
+          action: e.action,
+          object_type: e.object_type,
+          object_id: e.object_id,
+          details: e.details,
+          ip: e.ip,
+        }));
+        return collectionResponse(req, items, total);
+      },
+    },
+  ];
+}

@@ -1,0 +1,65 @@
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { HookRegistry } from '../hooks/registry.ts';
+import { defineModule } from '../modules/define-module.ts';
+import type { OptionsStore } from '../options/options.ts';
+import type { PdfRenderer } from '../pdf/index.ts';
+import type { DocumentPdfs } from '../modules/service-api.ts';
+import { documentPdf } from './document-pdf.ts';
+import { clientAjaxActions } from './clients/client-ajax.ts';
+import { clientRoutes } from './clients/client-routes.ts';
+import { ClientService } from './clients/client-service.ts';
+import { documentCommands } from './document-commands.ts';
+import { documentRoutes } from './document-routes.ts';
+import { invoiceAjaxActions } from './invoice-ajax.ts';
+import { InvoiceService } from './invoice-service.ts';
+import { DOCUMENT_MIGRATIONS } from './migrations.ts';
+import { quoteAjaxActions } from './quote-ajax.ts';
+import { QuoteService } from './quote-service.ts';
+
+/** The document engine's services: the in-process API of invoices, quotes and clients. */
+export interface DocumentServices {
+  invoices: InvoiceService;
+  quotes: QuoteService;
+  clients: ClientService;
+  pdfs: DocumentPdfs;
+}
+
+/** What the document engine's routes and actions are given. */
+export interface DocumentsContext extends DocumentServices {
+  db: Database;
+  options: OptionsStore;
+  hooks: HookRegistry;
+  config: Config;
+  pdf: PdfRenderer;
+}
+
+/**
+ * The document engine (contract §4–§5): invoices, quotes and clients — numbering, totals, trash, the
+ * REST collections, the builder's AJAX actions, the `invoice`/`quote` commands. Schema: ./migrations.ts.
+ */
+export const documentsModule = defineModule({
+  name: 'documents',
+  requires: ['pdf'],
+  migrations: DOCUMENT_MIGRATIONS,
+  services: (ctx): DocumentServices => {
+    const invoices = new InvoiceService(ctx);
+    const deps = { pdf: ctx.use.pdf, options: ctx.options, hooks: ctx.hooks };
+    const pdfs: DocumentPdfs = { render: (doc, o = {}) => documentPdf(doc, deps, o.parent, o.adjust) };
+    return { invoices, quotes: new QuoteService(ctx, invoices), clients: new ClientService(ctx), pdfs };
+  },
+  rest: (ctx) => [...documentRoutes(context(ctx)), ...clientRoutes(context(ctx))],
+  ajax: (ctx) => [...invoiceAjaxActions(context(ctx)), ...quoteAjaxActions(context(ctx)), ...clientAjaxActions(ctx.self)],
+  commands: (ctx) => documentCommands(ctx.self, ctx.config),
+});
+
+function context(ctx: {
+  db: Database;
+  options: OptionsStore;
+  hooks: HookRegistry;
+  config: Config;
+  use: { pdf: PdfRenderer };
+  self: DocumentServices;
+}): DocumentsContext {
+  return { ...ctx.self, db: ctx.db, options: ctx.options, hooks: ctx.hooks, config: ctx.config, pdf: ctx.use.pdf };
+}

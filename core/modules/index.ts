@@ -1,0 +1,25 @@
+import { adminModule } from '../admin/index.ts';
+import { auditModule } from '../audit/index.ts';
+import { documentsModule } from '../documents/index.ts';
+import { identityModule } from '../identity/index.ts';
+import { mailModule } from '../mail/index.ts';
+import { paymentsModule } from '../payments/index.ts';
+import { pdfModule } from '../pdf/index.ts';
+import { publicModule } from '../public/index.ts';
+import { reportsModule } from '../reports/index.ts';
+import { siteModule } from '../site/index.ts';
+import type { AnyModule } from './define-module.ts';
+
+/** The core's modules. The kernel builds them in the order of their `requires`, whatever this order. */
+export const CORE_MODULES: readonly AnyModule[] = [
+  identityModule,
+  auditModule,
+  pdfModule,
+  documentsModule,
+  paymentsModule,
+  mailModule,
+  reportsModule,
+  publicModule,
+  adminModule,
+  siteModule,
+];

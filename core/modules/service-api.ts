@@ -1,0 +1,68 @@
+import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import type { ClientService } from '../documents/clients/client-service.ts';
+import type { BillingDocument } from '../documents/document.ts';
+import type { RenderedPdf } from '../pdf/index.ts';
+import type { InvoiceService } from '../documents/invoice-service.ts';
+import type { QuoteService } from '../documents/quote-service.ts';
+import type { MailService } from '../mail/mail-service.ts';
+import type { ReportService } from '../reports/report-service.ts';
+import type { CreditNoteService } from '../payments/credit-note-service.ts';
+import type { PaymentService } from '../payments/payment-service.ts';
+
+/**
+ * The typed in-process API (contract §2): what REST, AJAX, the CLI and in-process code all call, so
+ * every path runs the same code. In-process calls need no authentication and run every filter and
+ * action. `Kernel.api` is this whole API, for trusted code in the same process (the CLI, tests).
+ */
+export interface ServiceApi {
+  invoices: InvoiceService;
+  quotes: QuoteService;
+  clients: ClientService;
+  /** Sending documents by e-mail, and their delivery log. */
+  mail: MailService;
+  /** Invoiced, paid and outstanding amounts per period. */
+  reports: ReportService;
+  /** Payments and refunds; `payments.apply` is the payment core. */
+  payments: PaymentService;
+  /** Credit notes against invoices. */
+  creditNotes: CreditNoteService;
+  /** Documents' PDFs, as their routes serve them. */
+  pdfs: DocumentPdfs;
+}
+
+/** A document's PDF as its routes serve it, for code that builds on it (Factur-X). */
+export interface DocumentPdfs {
+  /**
+   * The document's PDF through the worker pool and its cache, after `billing_pdf_document`; `adjust`
+   * changes the final definition (e.g. `{ ...d, version: '1.7', subset: 'PDF/A-3b' }`). `parent` is a
+   * credit note's invoice.
+   */
+  render(
+    doc: BillingDocument,
+    options?: { parent?: BillingDocument; adjust?: (definition: TDocumentDefinitions) => TDocumentDefinitions },
+  ): Promise<RenderedPdf>;
+}
+
+/** What a plugin may read of payments. Money moves only through the payment core's bound origins. */
+export type PaymentReader = Pick<PaymentService, 'get' | 'find' | 'findByReference' | 'list' | 'forInvoice'>;
+
+/**
+ * The API plugins get (`ctx.api`): the same services, except that payments are read-only. A plugin
+ * cannot record, complete or refund money as an administrator, nor act as a payment method: a
+ * gateway plugin's events reach the payment core through the gateway runtime, under its own method.
+ */
+export interface PluginApi extends Omit<ServiceApi, 'payments'> {
+  payments: PaymentReader;
+}
+
+export function pluginApi(api: ServiceApi): PluginApi {
+  const p = api.payments;
+  const payments: PaymentReader = {
+    get: (id) => p.get(id),
+    find: (id) => p.find(id),
+    findByReference: (reference) => p.findByReference(reference),
+    list: (q) => p.list(q),
+    forInvoice: (invoiceId, q) => p.forInvoice(invoiceId, q),
+  };
+  return Object.freeze({ ...api, payments });
+}

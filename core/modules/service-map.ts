@@ -1,0 +1,41 @@
+import type { AdminServices } from '../admin/index.ts';
+import type { AuditLog } from '../audit/index.ts';
+import type { DocumentServices } from '../documents/index.ts';
+import type { HookRegistry } from '../hooks/registry.ts';
+import type { Identity } from '../identity/identity.ts';
+import type { JobScheduler } from '../jobs/scheduler.ts';
+import type { MailService } from '../mail/mail-service.ts';
+import type { Outbox } from '../outbox/outbox.ts';
+import type { PaymentServices } from '../payments/index.ts';
+import type { PdfRenderer } from '../pdf/index.ts';
+import type { PluginManager } from '../plugins/plugin-manager.ts';
+import type { ReportService } from '../reports/report-service.ts';
+
+/**
+ * The services each core module offers to the modules that require it, by module name. A module sees
+ * only the services of the modules it lists in `requires` (typed as a Pick of this map). Type-only
+ * imports: the map needs the shapes, not the modules, so it makes no cycle at run time.
+ *
+ * `plugins`, `jobs`, `outbox` and `hooks` are the kernel's own machinery, offered the same way to the
+ * few modules that manage it (the CLI's site commands, the Plugins screen).
+ */
+export interface ServiceMap {
+  hooks: HookRegistry;
+  plugins: PluginManager;
+  jobs: JobScheduler;
+  outbox: Outbox;
+  /** Brings the whole schema (infrastructure, modules) up to date; answers the steps applied. */
+  schema: { migrate(): Promise<string[]> };
+  identity: Identity;
+  audit: AuditLog;
+  pdf: PdfRenderer;
+  documents: DocumentServices;
+  payments: PaymentServices;
+  mail: MailService;
+  reports: ReportService;
+  admin: AdminServices;
+  public: void;
+  site: void;
+}
+
+export type ModuleName = keyof ServiceMap;

@@ -1,0 +1,133 @@
+import type { DecimalInput } from '../../money/index.ts';
+import type { Logger } from '../../log.ts';
+import type { PaymentRef } from '../payment-core.ts';
+
+/**
+ * The gateway provider contract (docs/gateways.md). A gateway plugin declares one provider per
+ * payment method under `gateways: [...]`; the provider only talks to its gateway — it verifies a
+ * delivery, says what it means, creates the gateway-side object of a checkout and looks a payment up.
+ * The core does everything else once for every gateway: the webhook action and its answers, the raw
+ * inbox, idempotency keys (prefixed with the method), the payment origin (bound to this method: a
+ * provider can never act as another method or as an administrator), locking, amounts, statuses,
+ * audit and events, the pay route and its buttons, and the reconciliation job.
+ */
+export interface GatewayProvider {
+  /** The payment method, `[a-z][a-z0-9_]*` (`gateway_a`); its webhook is `billing_<method>_webhook`. */
+  readonly method: string;
+  /** What a person sees: the pay button (`Pay with card`), lists, settings. */
+  readonly title: string;
+  /** The option keys this provider reads (declared by its plugin's `settings`), handed to it as `ctx.settings`. */
+  readonly settings: readonly string[];
+  /** Options that must be set (non-empty) for the gateway to take payments; until then its webhook answers 503. */
+  readonly required: readonly string[];
+  /** The option holding the gateway API's base URL (`gateway_<x>_api_base`), for `ctx.api`. */
+  readonly apiBase?: string;
+
+  /** Checks a delivery's signature over its raw bytes (constant-time); false is a 401. */
+  verify(delivery: GatewayDelivery, ctx: GatewayContext): Promise<boolean> | boolean;
+  /**
+   * What a verified delivery means: one event per change it reports, each with the gateway's own key
+   * for it. Throw `unreadable()` for a body that cannot be read (400) and let `ctx.api` failures
+   * propagate (503: the gateway will retry).
+   */
+  parse(delivery: GatewayDelivery, ctx: GatewayContext): Promise<GatewayEvent[]>;
+  /** Creates the gateway-side object for a pending payment and answers where to send the customer. */
+  checkout(request: CheckoutRequest, ctx: GatewayContext): Promise<CheckoutResult>;
+  /**
+   * Reconciliation: what the gateway says now of a pending payment (events keyed so that a webhook
+   * reporting the same change counts once). Without it, no reconciliation job is scheduled.
+   */
+  lookup?(payment: GatewayPaymentView, ctx: GatewayContext): Promise<GatewayEvent[]>;
+  /** The reconciliation job's schedule (cron, UTC; default every 15 minutes) and name. */
+  readonly reconcile?: { schedule?: string; hook?: string };
+  /**
+   * Further webhook entry points of the same gateway with their own verification and reading (the
+   * legacy relay of gateway D: `billing_gateway_d_response`).
+   */
+  readonly relays?: ReadonlyArray<{
+    action: string;
+    verify(delivery: GatewayDelivery, ctx: GatewayContext): Promise<boolean> | boolean;
+    parse(delivery: GatewayDelivery, ctx: GatewayContext): Promise<GatewayEvent[]>;
+  }>;
+}
+
+/** One delivery to a gateway's webhook, as it arrived. */
+export interface GatewayDelivery {
+  /** The bytes as they arrived: signatures are computed over these, never over re-serialised JSON. */
+  readonly raw: Buffer;
+  /** Header names in lower case. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly receivedAt: Date;
+}
+
+/** What the core hands a provider for each call. */
+export interface GatewayContext {
+  readonly method: string;
+  /** The provider's options (`settings`), read for this call. Secrets: never log them. */
+  readonly settings: Readonly<Record<string, unknown>>;
+  readonly log: Logger;
+  /**
+   * `fetch` against the gateway's API (`apiBase` option), with a timeout. A network failure, a
+   * timeout or a 5xx answer throws `billing_gateway_unreachable` (503 for a webhook, a clear page for
+   * a customer); other answers are returned as they are.
+   */
+  api(path: string, init?: RequestInit): Promise<Response>;
+  /** The absolute URL of a path of this service (BASE_URL). */
+  url(path: string): string;
+}
+
+/**
+ * A change of a payment as the provider reads it. The core prefixes `key` with the method and stores
+ * it in the transaction that applies the command: the same key applied twice, even at once, counts once.
+ */
+export interface GatewayEvent {
+  key: string;
+  command: GatewayCommand;
+}
+
+/**
+ * The closed set of things a gateway can report. The method is never named: it is the provider's.
+ * Amounts are decimal text or numbers in the currency's major unit (`Money.fromMinor(n, cur).toString()`
+ * for gateways that send minor units); `amount`/`currency` given with `complete` must match the
+ * pending payment, or it is marked for review and nothing completes.
+ */
+export type GatewayCommand =
+  | { action: 'complete'; payment: PaymentRef; amount?: DecimalInput; currency?: string; transactionId?: string | null; date?: Date }
+  | { action: 'fail'; payment: PaymentRef; reason?: string }
+  | { action: 'refund'; payment: PaymentRef; amount: DecimalInput; reason?: string }
+  | { action: 'refund_to'; payment: PaymentRef; refundedTotal: DecimalInput; reason?: string }
+  /** Money confirmed for an invoice with no payment of ours (gateway A's `billing_invoice_id`): recorded as completed. */
+  | { action: 'record'; invoiceId: number; amount: DecimalInput; currency?: string; transactionId?: string | null; date?: Date }
+  /** Nothing to do (an event type we do not handle); answered 200 and logged. */
+  | { action: 'ignore'; reason: string };
+
+/** A pending payment to create at the gateway. */
+export interface CheckoutRequest {
+  payment: GatewayPaymentView;
+  invoice: { id: number; number: string; title: string; customer: { name: string; email: string } };
+  /** Where the gateway sends the customer back (carries no access key). */
+  returnUrl: string;
+  /** Where the customer goes when they give up at the gateway. */
+  cancelUrl: string;
+}
+
+/** A payment as a provider sees it. `minor` is the amount in the currency's minor units. */
+export interface GatewayPaymentView {
+  id: number;
+  reference: string;
+  invoiceId: number;
+  amount: string;
+  minor: bigint;
+  currency: string;
+  status: string;
+  transactionId: string | null;
+  createdAt: Date;
+}
+
+export interface CheckoutResult {
+  /** The gateway's hosted page; the customer is sent there with a 303. */
+  redirectUrl: string;
+  /** The gateway's id of what was created, kept on the payment. */
+  transactionId?: string | null;
+}

@@ -1,0 +1,63 @@
+import type { Config } from '../config.ts';
+import type { HookRegistry } from '../hooks/registry.ts';
+import { defineModule } from '../modules/define-module.ts';
+import type { OptionsStore } from '../options/options.ts';
+import { CreditNoteService } from './credit-note-service.ts';
+import { gatewayCommands } from './gateways/gateway-commands.ts';
+import { GatewayRuntime } from './gateways/gateway-runtime.ts';
+import { PAYMENT_MIGRATIONS } from './migrations.ts';
+import { paymentAjaxActions } from './payment-ajax.ts';
+import { PaymentCore } from './payment-core.ts';
+import { paymentRoutes } from './payment-routes.ts';
+import { PaymentService } from './payment-service.ts';
+
+/** The money module's services. */
+export interface PaymentServices {
+  /** The one function that applies every change of money (docs/payments.md). */
+  core: PaymentCore;
+  /** Payments and refunds as an administrator does them (the in-process API `payments`). */
+  payments: PaymentService;
+  creditNotes: CreditNoteService;
+  /** The active gateways: their webhooks, checkout and reconciliation (docs/gateways.md). */
+  gateways: GatewayRuntime;
+}
+
+/** What the money routes and actions are given. */
+export interface PaymentsContext {
+  options: OptionsStore;
+  hooks: HookRegistry;
+  config: Config;
+  payments: PaymentService;
+  creditNotes: CreditNoteService;
+}
+
+/**
+ * Money (contract §5, §7): the payment core, payments, refunds, credit notes, cancelling, and the core
+ * half of every payment gateway — whose `gateways` declarations its sink takes. Schema: ./migrations.ts.
+ */
+export const paymentsModule = defineModule({
+  name: 'payments',
+  requires: ['documents', 'pdf'],
+  migrations: PAYMENT_MIGRATIONS,
+  services: (ctx): PaymentServices => {
+    const invoices = ctx.use.documents.invoices;
+    // the method registry is the gateway runtime's, which needs the core: a late-bound lookup
+    let gateways: GatewayRuntime | null = null;
+    const core = new PaymentCore({ db: ctx.db, hooks: ctx.hooks, invoices, methods: (m) => gateways!.isMethod(m) });
+    gateways = new GatewayRuntime({ db: ctx.db, options: ctx.options, config: ctx.config, log: ctx.log, core });
+    return {
+      core,
+      gateways,
+      payments: new PaymentService({ db: ctx.db, options: ctx.options, core }),
+      creditNotes: new CreditNoteService({ db: ctx.db, options: ctx.options, hooks: ctx.hooks, pdf: ctx.use.pdf, invoices }),
+    };
+  },
+  sinks: (ctx) => [ctx.self.gateways.sink()],
+  rest: (ctx) => paymentRoutes(context(ctx)),
+  ajax: (ctx) => paymentAjaxActions(context(ctx)),
+  commands: (ctx) => gatewayCommands(ctx.self.gateways),
+});
+
+function context(ctx: { options: OptionsStore; hooks: HookRegistry; config: Config; self: PaymentServices }): PaymentsContext {
+  return { options: ctx.options, hooks: ctx.hooks, config: ctx.config, payments: ctx.self.payments, creditNotes: ctx.self.creditNotes };
+}

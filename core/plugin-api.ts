@@ -1,0 +1,39 @@
+/**
+ * The one import of a plugin author (`import { definePlugin, … } from 'billing-service'`): how to
+ * declare a plugin, its listeners, hooks and options, the gateway provider contract, and the money
+ * helpers. Everything else in `core/` is the service's own and may change between releases.
+ */
+export { definePlugin, type PluginContext, type PluginDefinition } from './plugins/define-plugin.ts';
+export { action, durable, filter, type Contributions, type ListenerDeclaration } from './plugins/contributions.ts';
+export type { ActionMap, FilterMap, HookDeclaration, HookPolicy, CreationSource, IssueRefusal, IssueContext } from './hooks/hook-map.ts';
+export type { HookModels } from './hooks/hook-models.ts';
+export type { PluginHooks } from './hooks/registry.ts';
+export type { OptionMap, SettingSchema, SettingsDeclaration } from './options/option-map.ts';
+export type { PluginApi, PaymentReader } from './modules/service-api.ts';
+export type { RestRequest, RestRoute, ArgSchema } from './http/rest/route.ts';
+export { RestResponse } from './http/rest/route.ts';
+export type { AjaxAction, AjaxRequest } from './http/ajax/ajax-action.ts';
+export type { JobDefinition, JobRun } from './jobs/scheduler.ts';
+export type { OutboxItem, QueueDefinition } from './outbox/outbox.ts';
+export type { AdminScreen, ScreenContext } from './admin/screens.ts';
+export { html, raw, type Html } from './http/html.ts';
+export type {
+  CheckoutRequest,
+  CheckoutResult,
+  GatewayCommand,
+  GatewayContext,
+  GatewayDelivery,
+  GatewayEvent,
+  GatewayPaymentView,
+  GatewayProvider,
+} from './payments/gateways/gateway-provider.ts';
+export { unreadable, constantTimeEqual } from './payments/gateways/gateway-helpers.ts';
+export { Money, Decimal, isCurrency, minorUnits, type CurrencyCode, type DecimalInput } from './money/index.ts';
+export { isCountry, normalizeVatNumber, vatCategory, type TaxBreakdownEntry, type VatCategoryCode } from './tax/index.ts';
+export { pdfFilename } from './pdf/file-name.ts';
+export type { Tx } from './db/database.ts';
+export type { DocumentPdfs } from './modules/service-api.ts';
+export { BillingError, type ErrorCode } from './errors.ts';
+export type { BillingDocument } from './documents/document.ts';
+export type { Payment } from './payments/payment.ts';
+export type { Actor } from './audit/audit.ts';

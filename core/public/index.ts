@@ -1,0 +1,25 @@
+import { defineModule } from '../modules/define-module.ts';
+import { publicRouter } from './public-pages.ts';
+
+/**
+ * The customer's pages (contract §5, §7): a document opened with its access key, its PDF, a quote's
+ * Accept / Decline forms, and paying an invoice through an active gateway.
+ */
+export const publicModule = defineModule({
+  name: 'public',
+  requires: ['documents', 'pdf', 'identity', 'payments'],
+  routers: (ctx) => [
+    publicRouter({
+      db: ctx.db,
+      options: ctx.options,
+      hooks: ctx.hooks,
+      config: ctx.config,
+      log: ctx.log,
+      pdf: ctx.use.pdf,
+      quotes: ctx.use.documents.quotes,
+      auth: ctx.use.identity.auth,
+      links: ctx.use.identity,
+      gateways: ctx.use.payments.gateways,
+    }),
+  ],
+});

@@ -1,0 +1,117 @@
+import { describe, expect, it } from '@jest/globals';
+import { invoiceOf, SELLER, type DocSpec } from '../../test/helpers/einvoice-documents.ts';
+import { einvoiceModel, splitAddress } from './einvoice-model.ts';
+import { readEinvoice } from './reader.ts';
+import { parseXml } from './safe-xml.ts';
+import { ublXml } from './ubl.ts';
+
+const spec: DocSpec = {
+  currency: 'EUR',
+  taxRate: '19',
+  customer: { name: 'Käufer AG', country: 'DE', vat: '', address: 'Marktplatz 2\n80331 München', email: 'ap@kaeufer.test' },
+  items: [
+    { name: 'A', quantity: '2', price: '50', taxable: true },
+    { name: 'B', quantity: '1', price: '10', taxable: true, tax_rate: '7' },
+    { name: 'Fee', quantity: '1', price: '5', taxable: false },
+  ],
+  discount: { type: 'fixed', value: '11' },
+  exemptItemsStatement: 'Disbursement.',
+  exemptStatement: '',
+};
+
+describe('einvoiceModel', () => {
+  it('carries the stored amounts: allowances per category and rate, prepaid = what is settled', () => {
+    const doc = invoiceOf({ ...spec, paidShare: 0.5 });
+    const { model, missing } = einvoiceModel(doc, SELLER, 'ubl');
+    expect(missing).toEqual([]);
+    expect(model.lines.map((l) => [l.category, l.rate, l.amount])).toEqual([
+      ['S', '19', '100.00'],
+      ['S', '7', '10.00'],
+      ['E', '0', '5.00'],
+    ]);
+    // 11 spread 100 : 10 : 5 → 9.565…, 0.956…, 0.478… → 9.56, 0.96, 0.48 (largest remainder)
+    expect(model.allowances).toEqual([
+      { amount: '9.56', category: 'S', rate: '19' },
+      { amount: '0.96', category: 'S', rate: '7' },
+      { amount: '0.48', category: 'E', rate: '0' },
+    ]);
+    expect(model.totals).toEqual({
+      lines: '115.00',
+      allowances: '11.00',
+      taxExclusive: '104.00',
+      tax: '17.81', // 90.44 × 19 % = 17.1836 → 17.18; 9.04 × 7 % = 0.6328 → 0.63
+      taxInclusive: '121.81',
+      prepaid: doc.totals.paid,
+      payable: doc.totals.due,
+    });
+  });
+
+  it('lists every missing field at once, per format', () => {
+    const doc = invoiceOf({ ...spec, customer: { name: '', country: '', vat: '', address: '', email: '' } });
+    const empty = { ...SELLER, company_vat_number: '', company_street: ' ', company_city: '', company_postcode: '', business_country: '' };
+    expect(einvoiceModel(doc, empty, 'ubl').missing).toEqual([
+      'company_vat_number',
+      'company_street',
+      'company_city',
+      'company_postcode',
+      'business_country',
+      'customer_name',
+      'customer_country',
+      'customer_email', // Peppol's electronic address: no VAT number in a known scheme, no e-mail
+    ]);
+    expect(einvoiceModel(doc, empty, 'cii').missing).not.toContain('customer_email');
+    const xr = einvoiceModel(doc, { ...empty, company_email: '', einvoice_iban: '', einvoice_contact_phone: '' }, 'xrechnung').missing;
+    expect(xr).toEqual(expect.arrayContaining(['company_email', 'einvoice_contact_phone', 'einvoice_iban', 'customer_address']));
+    const noReason = invoiceOf({ ...spec, exemptItemsStatement: '' });
+    expect(einvoiceModel(noReason, SELLER, 'cii').missing).toEqual(['tax_exempt_items_statement']);
+  });
+
+  it('refuses currencies with three decimals', () => {
+    const doc = invoiceOf({ ...spec, currency: 'KWD', discount: null });
+    expect(einvoiceModel(doc, SELLER, 'ubl').invalid.currency).toMatch(/at most 2/);
+  });
+
+  it('escapes every value it writes', async () => {
+    const doc = invoiceOf({
+      ...spec,
+      items: [{ name: '</cbc:Name><evil/>&amp;"', quantity: '1', price: '1', taxable: true }],
+      discount: null,
+    });
+    const xml = ublXml(einvoiceModel(doc, SELLER, 'ubl').model);
+    expect(xml).toContain('&lt;/cbc:Name&gt;&lt;evil/&gt;&amp;amp;&quot;');
+    expect((await readEinvoice(Buffer.from(xml))).lines[0]!.name).toBe('</cbc:Name><evil/>&amp;"');
+  });
+});
+
+describe('splitAddress', () => {
+  it('reads street, postcode and city from the usual shapes', () => {
+    expect(splitAddress('Marktplatz 2\n80331 München', 'DE')).toEqual({
+      street: 'Marktplatz 2',
+      additional: '',
+      postcode: '80331',
+      city: 'München',
+    });
+    expect(splitAddress('Damrak 1\n1012 LG Amsterdam', 'NL')).toMatchObject({ postcode: '1012 LG', city: 'Amsterdam' });
+    expect(splitAddress('1 Poultry\nLondon EC2R 8EJ\nGB', 'GB')).toMatchObject({
+      street: '1 Poultry',
+      postcode: 'EC2R 8EJ',
+      city: 'London',
+    });
+    expect(splitAddress('ul. Marszałkowska 84/92\nBudynek B\n00-514 Warszawa', 'PL')).toMatchObject({
+      additional: 'Budynek B',
+      postcode: '00-514',
+      city: 'Warszawa',
+    });
+    expect(splitAddress('Somewhere\nVaduz', 'LI')).toMatchObject({ city: 'Vaduz', postcode: '' });
+    expect(splitAddress('', 'DE')).toEqual({ street: '', additional: '', city: '', postcode: '' });
+  });
+});
+
+describe('parseXml', () => {
+  it('refuses a DTD, undeclared entities, and deep nesting', () => {
+    expect(() => parseXml('<!DOCTYPE a [<!ENTITY x "y">]><a>&x;</a>')).toThrow('DOCTYPE');
+    expect(() => parseXml('<a>&x;</a>')).toThrow('not well-formed');
+    expect(() => parseXml(`${'<a>'.repeat(100)}${'</a>'.repeat(100)}`)).toThrow('deep');
+    expect(parseXml('<a b="1">x &amp; &#x41;<![CDATA[<c>]]></a>')).toMatchObject({ name: 'a', attrs: { b: '1' }, text: 'x & A<c>' });
+  });
+});

@@ -1,0 +1,233 @@
+import {
+  pdfFilename,
+  BillingError,
+  RestResponse,
+  definePlugin,
+  filter,
+  type BillingDocument,
+  type IssueRefusal,
+  type ArgSchema,
+  type PluginContext,
+  type Tx,
+} from '../../core/plugin-api.ts';
+// Structured e-invoices (contract §11): Peppol BIS Billing 3.0 UBL, XRechnung UBL, CII D16B and Factur-X
+// for issued invoices, UBL credit notes, a guard on issuing what could not be valid, and a reader.
+import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import { ciiXml } from './cii.ts';
+import { einvoiceModel, type EinvoiceFormat, type EinvoiceModel, type SellerSettings } from './einvoice-model.ts';
+import { facturXPdf, PDFA_DEFINITION } from './facturx.ts';
+import { readEinvoice } from './reader.ts';
+import { unreadable } from './safe-xml.ts';
+import { ublXml } from './ubl.ts';
+
+declare module '../../core/options/option-map.ts' {
+  interface OptionMap {
+    einvoice_required: boolean;
+    einvoice_iban: string;
+    einvoice_bic: string;
+    einvoice_contact_name: string;
+    einvoice_contact_phone: string;
+  }
+}
+
+const SELLER_KEYS = [
+  'company_name',
+  'company_email',
+  'company_vat_number',
+  'company_street',
+  'company_city',
+  'company_postcode',
+  'business_country',
+  'einvoice_iban',
+  'einvoice_bic',
+  'einvoice_contact_name',
+  'einvoice_contact_phone',
+] as const satisfies readonly (keyof SellerSettings)[];
+
+const ID_ARGS: Record<string, ArgSchema> = { id: { type: 'integer', minimum: 1, required: true, description: 'The document id.' } };
+
+/** The seller's options and the plugin's settings, through `tx` when inside one. */
+export async function sellerSettings(ctx: PluginContext, tx?: Tx): Promise<SellerSettings> {
+  return ctx.options.getMany(SELLER_KEYS, tx);
+}
+
+/** The model of `doc` in `format`, or 409 `billing_einvoice_incomplete` listing everything missing at once. */
+function modelOrRefuse(doc: BillingDocument, seller: SellerSettings, format: EinvoiceFormat, parent?: BillingDocument): EinvoiceModel {
+  const { model, missing, invalid } = einvoiceModel(doc, seller, format, parent);
+  if (missing.length || Object.keys(invalid).length) throw incomplete(doc, missing, invalid);
+  return model;
+}
+
+function incomplete(doc: BillingDocument, missing: string[], invalid: Record<string, string>): BillingError {
+  const parts = [missing.length ? `missing ${missing.join(', ')}` : '', ...Object.values(invalid)].filter(Boolean);
+  return new BillingError('billing_einvoice_incomplete', `${doc.number} cannot be a valid e-invoice: ${parts.join('; ')}.`, {
+    missing,
+    ...(Object.keys(invalid).length ? { invalid } : {}),
+  });
+}
+
+async function issuedInvoice(ctx: PluginContext, id: number): Promise<BillingDocument> {
+  const doc = await ctx.api.invoices.get(id);
+  if (doc.status === 'draft') throw new BillingError('billing_rest_invalid_state', 'A draft is not issued: it has no e-invoice yet.');
+  return doc;
+}
+
+function xmlResponse(xml: string, filename: string): RestResponse {
+  return new RestResponse(
+    null,
+    200,
+    { 'Content-Disposition': `inline; filename="${filename}"` },
+    {
+      contentType: 'application/xml; charset=UTF-8',
+      body: Buffer.from(xml, 'utf8'),
+    },
+  );
+}
+
+const xmlName = (doc: BillingDocument, suffix: string) => pdfFilename(doc).replace(/\.pdf$/, `${suffix}.xml`);
+
+/** The CII of an issued invoice (the same bytes as `/cii` and inside the Factur-X PDF). */
+async function invoiceCii(ctx: PluginContext, doc: BillingDocument): Promise<string> {
+  return ciiXml(modelOrRefuse(doc, await sellerSettings(ctx), 'facturx'));
+}
+
+const pdfa = (definition: TDocumentDefinitions): TDocumentDefinitions => ({ ...definition, ...PDFA_DEFINITION });
+
+/** Factur-X of an issued invoice: the PDF/A-3b rendering with the CII attached. */
+export async function facturX(ctx: PluginContext, doc: BillingDocument): Promise<Buffer> {
+  const cii = await invoiceCii(ctx, doc);
+  const seller = await ctx.options.get('company_name');
+  const rendered = await ctx.api.pdfs.render(doc, { adjust: pdfa });
+  return facturXPdf(rendered.bytes, cii, { number: doc.number, issueDate: doc.issueDate, seller, title: `Invoice ${doc.number}` });
+}
+
+export default definePlugin({
+  name: 'e-invoicing',
+  version: '1.0.0',
+  title: 'E-invoicing',
+  description: 'Peppol BIS 3 UBL, XRechnung, CII and Factur-X invoices valid by the EN 16931 rules, and a reader for them.',
+  settings: {
+    einvoice_required: {
+      type: 'boolean',
+      default: false,
+      description: 'Refuse to issue (save as available, send) an invoice whose e-invoice would be refused',
+    },
+    einvoice_iban: {
+      type: 'string',
+      maxLength: 34,
+      pattern: '^([A-Za-z]{2}[0-9]{2}[A-Za-z0-9 ]{10,40})?$',
+      default: '',
+      description: "The seller's IBAN: e-invoices ask for credit transfer to it (XRechnung requires it)",
+    },
+    einvoice_bic: { type: 'string', maxLength: 11, default: '', description: "The seller's BIC (optional)" },
+    einvoice_contact_name: {
+      type: 'string',
+      maxLength: 100,
+      default: '',
+      description: "The seller's contact person (default: the company name)",
+    },
+    einvoice_contact_phone: {
+      type: 'string',
+      maxLength: 40,
+      default: '',
+      description: "The seller's contact telephone (XRechnung requires it)",
+    },
+  },
+  listeners: [
+    // einvoice_required: an invoice whose EN 16931 e-invoice (CII, Factur-X) would be refused is not issued
+    // either; Peppol's and XRechnung's further requirements are checked when those are asked for. This
+    // decides whether an invoice goes out, so it fails closed: an error here refuses too.
+    filter('billing_invoice_issue_refusals', (ctx) => async (refusals, invoice, { tx }) => {
+      try {
+        if (!(await ctx.options.get('einvoice_required', tx ?? undefined))) return refusals;
+        const { missing, invalid } = einvoiceModel(invoice, await sellerSettings(ctx, tx ?? undefined), 'cii');
+        if (!missing.length && !Object.keys(invalid).length) return refusals;
+        const e = incomplete(invoice, missing, invalid);
+        return [...refusals, { code: e.code, message: e.message, data: e.data } satisfies IssueRefusal];
+      } catch (err) {
+        ctx.log.error({ err, invoiceId: invoice.id }, 'could not check the e-invoice before issuing; refusing');
+        return [...refusals, { code: 'billing_internal', message: 'The e-invoice could not be checked; the invoice was not issued.' }];
+      }
+    }),
+  ],
+  rest: [
+    {
+      path: '/invoices/(?P<id>[\\d]+)/ubl',
+      methods: 'GET',
+      capability: 'bill_view_invoices',
+      args: ID_ARGS,
+      description: 'The invoice as a Peppol BIS Billing 3.0 UBL invoice.',
+      handler: async (req, ctx) => {
+        const doc = await issuedInvoice(ctx, req.params.id);
+        return xmlResponse(ublXml(modelOrRefuse(doc, await sellerSettings(ctx), 'ubl')), xmlName(doc, ''));
+      },
+    },
+    {
+      path: '/invoices/(?P<id>[\\d]+)/xrechnung',
+      methods: 'GET',
+      capability: 'bill_view_invoices',
+      args: ID_ARGS,
+      description: 'The invoice as an XRechnung (UBL) invoice.',
+      handler: async (req, ctx) => {
+        const doc = await issuedInvoice(ctx, req.params.id);
+        return xmlResponse(ublXml(modelOrRefuse(doc, await sellerSettings(ctx), 'xrechnung')), xmlName(doc, '-xrechnung'));
+      },
+    },
+    {
+      path: '/invoices/(?P<id>[\\d]+)/cii',
+      methods: 'GET',
+      capability: 'bill_view_invoices',
+      args: ID_ARGS,
+      description: 'The invoice as a UN/CEFACT CII D16B invoice (EN 16931 profile).',
+      handler: async (req, ctx) => {
+        const doc = await issuedInvoice(ctx, req.params.id);
+        return xmlResponse(await invoiceCii(ctx, doc), xmlName(doc, '-cii'));
+      },
+    },
+    {
+      path: '/invoices/(?P<id>[\\d]+)/facturx',
+      methods: 'GET',
+      capability: 'bill_view_invoices',
+      args: ID_ARGS,
+      description: 'The invoice as a Factur-X PDF (PDF/A-3b carrying its CII as factur-x.xml).',
+      handler: async (req, ctx) => {
+        const doc = await issuedInvoice(ctx, req.params.id);
+        const bytes = await facturX(ctx, doc);
+        return new RestResponse(
+          null,
+          200,
+          { 'Content-Disposition': `inline; filename="${pdfFilename(doc)}"` },
+          {
+            contentType: 'application/pdf',
+            body: bytes,
+          },
+        );
+      },
+    },
+    {
+      path: '/credit-notes/(?P<id>[\\d]+)/ubl',
+      methods: 'GET',
+      capability: 'bill_view_invoices',
+      args: ID_ARGS,
+      description: 'The credit note as a Peppol BIS Billing 3.0 UBL credit note referring to its invoice.',
+      handler: async (req, ctx) => {
+        const note = await ctx.api.creditNotes.get(req.params.id);
+        const parent = note.parentId ? ((await ctx.api.invoices.find(note.parentId)) ?? undefined) : undefined;
+        return xmlResponse(ublXml(modelOrRefuse(note, await sellerSettings(ctx), 'ubl', parent)), xmlName(note, ''));
+      },
+    },
+    {
+      path: '/einvoices/read',
+      methods: 'POST',
+      capability: 'bill_view_invoices',
+      description: 'Reads a UBL, CII or Factur-X file (the raw body, at most 1 MiB) and answers what it says. Nothing is stored.',
+      handler: async (req) => {
+        const body = req.body;
+        if (!Buffer.isBuffer(body) || body.length === 0) {
+          throw unreadable('Send the file itself as the body, with Content-Type application/xml, text/xml or application/pdf.');
+        }
+        return readEinvoice(body);
+      },
+    },
+  ],
+});

@@ -1,0 +1,90 @@
+import { BillingError } from '../../core/plugin-api.ts';
+// A small element tree from untrusted XML, with what hostile XML needs refused outright: any DOCTYPE
+// (no DTD means no entity can be declared, so neither "billion laughs" expansion nor an external entity
+// reading a local file or a URL is possible), more than MAX_DEPTH levels, more than MAX_NODES elements.
+// The parser (saxes) expands only XML's five predefined entities and character references; an undeclared
+// entity is an error. Invoices never need a DTD.
+import { SaxesParser } from 'saxes';
+
+export const MAX_DEPTH = 64;
+export const MAX_NODES = 200_000;
+
+export interface XmlElement {
+  /** Local name, without prefix. */
+  name: string;
+  ns: string;
+  attrs: Record<string, string>;
+  children: XmlElement[];
+  text: string;
+}
+
+export function unreadable(message: string): BillingError {
+  return new BillingError('billing_einvoice_unreadable', message);
+}
+
+/** Parses `xml` into a tree, or throws 400 `billing_einvoice_unreadable`. */
+export function parseXml(xml: string): XmlElement {
+  const parser = new SaxesParser({ xmlns: true, position: false });
+  const stack: XmlElement[] = [];
+  let root: XmlElement | null = null;
+  let nodes = 0;
+  let failure: Error | null = null;
+  parser.on('doctype', () => {
+    throw unreadable('The file declares a DTD (DOCTYPE); e-invoices never do, and it is refused.');
+  });
+  parser.on('opentag', (tag) => {
+    if (++nodes > MAX_NODES) throw unreadable(`The file has more than ${MAX_NODES} elements.`);
+    if (stack.length >= MAX_DEPTH) throw unreadable(`The file nests elements more than ${MAX_DEPTH} deep.`);
+    const attrs: Record<string, string> = {};
+    for (const [, a] of Object.entries(tag.attributes)) {
+      const attr = a as { local: string; value: string };
+      attrs[attr.local] = attr.value;
+    }
+    const node: XmlElement = { name: tag.local ?? tag.name, ns: tag.uri ?? '', attrs, children: [], text: '' };
+    if (stack.length) stack[stack.length - 1]!.children.push(node);
+    else root = node;
+    stack.push(node);
+  });
+  parser.on('text', (t) => {
+    if (stack.length) stack[stack.length - 1]!.text += t;
+  });
+  parser.on('cdata', (t) => {
+    if (stack.length) stack[stack.length - 1]!.text += t;
+  });
+  parser.on('closetag', () => {
+    stack.pop();
+  });
+  parser.on('error', (e) => {
+    failure ??= e;
+  });
+  try {
+    parser.write(xml).close();
+  } catch (e) {
+    if (e instanceof BillingError) throw e;
+    throw unreadable(`The file is not well-formed XML: ${(e as Error).message.split('\n')[0]}`);
+  }
+  if (failure) throw unreadable(`The file is not well-formed XML: ${(failure as Error).message.split('\n')[0]}`);
+  if (!root) throw unreadable('The file holds no XML element.');
+  return root;
+}
+
+/** The first child named `name` (local name), or null. */
+export function child(e: XmlElement | null | undefined, name: string): XmlElement | null {
+  return e?.children.find((c) => c.name === name) ?? null;
+}
+
+export function children(e: XmlElement | null | undefined, name: string): XmlElement[] {
+  return e ? e.children.filter((c) => c.name === name) : [];
+}
+
+/** Follows a path of local names (`a/b/c`), first match at each step. */
+export function at(e: XmlElement | null | undefined, path: string): XmlElement | null {
+  let cur: XmlElement | null = e ?? null;
+  for (const part of path.split('/')) cur = child(cur, part);
+  return cur;
+}
+
+/** The trimmed text at `path`, or '' when absent. */
+export function textAt(e: XmlElement | null | undefined, path: string): string {
+  return at(e, path)?.text.trim() ?? '';
+}

@@ -1,0 +1,138 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CLI } from '../../core/audit/audit.ts';
+import type { Kernel } from '../../core/kernel.ts';
+import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
+import { bootKernel } from '../helpers/kernel.ts';
+import { TestSmtp } from './test-smtp.ts';
+
+/**
+ * The mails that follow a payment are durable (docs/decisions.md, "Durable side effects"): written to
+ * the outbox in the payment's transaction, sent after commit by whichever instance claims them. A
+ * rolled-back change sends nothing; a process killed right after its commits loses nothing; two
+ * instances draining one outbox send each mail once.
+ */
+const DIE = resolve(import.meta.dirname, 'fixtures/pay-and-die.ts');
+
+let db: TestDatabase;
+let smtp: TestSmtp;
+let a: Kernel;
+
+async function issued(email: string) {
+  return a.api.invoices.create(
+    {
+      items: [{ name: 'Hours', quantity: 1, price: '1000.00', taxable: false }],
+      customer_name: 'Pat',
+      customer_email: email,
+      status: 'available',
+    },
+    { actor: CLI, source: 'api' },
+  );
+}
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  smtp = await new TestSmtp().start();
+  a = await bootKernel(db.url, { config: { smtpUrl: smtp.url } });
+  await a.options.set('company_email', 'office@example.com', CLI);
+});
+
+afterAll(async () => {
+  await a?.stop();
+  await smtp?.close();
+  await db?.drop();
+});
+
+describe('a mail that follows a change', () => {
+  it('is never sent when the change rolls back', async () => {
+    const invoice = await issued('rollback@example.com');
+    await expect(
+      a.db.transaction(async (tx) => {
+        const payment = {
+          id: 1,
+          reference: 'P000001',
+          amount: '1.00',
+          currency: 'USD',
+          method: 'cash',
+          status: 'completed',
+          date: new Date(),
+        };
+        await a.hooks.fire(tx, 'billing_payment_completed', invoice.id, invoice, payment as never);
+        throw new Error('the payment failed after all');
+      }),
+    ).rejects.toThrow('the payment failed after all');
+    await a.outbox.drain();
+    expect(smtp.received.filter((m) => m.envelope.to.includes('rollback@example.com'))).toEqual([]);
+    expect(await a.db.query(`select id from billing_outbox where payload::text like '%rollback@example.com%'`)).toEqual([]);
+  });
+
+  it('is retried until the server takes it, and its failures are kept', async () => {
+    const invoice = await issued('later@example.com');
+    smtp.reject = { code: 451, message: 'try again later' };
+    await a.api.payments.record(invoice.id, { amount: '1.00', method: 'cash', status: 'completed' }, CLI);
+    await a.outbox.drain();
+    smtp.reject = null;
+    const [item] = await a.db.query<{ id: string; status: string; attempts: number; last_error: string }>(
+      `select id, status, attempts, last_error from billing_outbox where topic = 'mail.payment_received' order by id desc limit 1`,
+    );
+    expect(item).toMatchObject({ status: 'pending', attempts: 1, last_error: expect.stringContaining('451') });
+    await a.db.query('update billing_outbox set run_after = now() where id = $1', [item!.id]);
+    await a.outbox.drain();
+    expect(smtp.received.filter((m) => m.envelope.to.includes('later@example.com'))).toHaveLength(1);
+    const log = await a.db.query<{ result: string }>(
+      `select result from billing_mail_log where recipient = 'later@example.com' order by id`,
+    );
+    expect(log.map((r) => r.result)).toEqual(['failed', 'sent']);
+  });
+});
+
+describe('a process killed after committing payments', () => {
+  it('loses none of their mails: two instances then send each exactly once', async () => {
+    const invoices = await Promise.all(['x1@example.com', 'x2@example.com', 'x3@example.com'].map(issued));
+    const before = smtp.received.length;
+    const done = await new Promise<number[]>((res, rej) => {
+      const child = spawn(process.execPath, [DIE, db.url, invoices.map((i) => i.id).join(',')], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const seen: number[] = [];
+      let buffer = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString();
+        const lines = buffer.split('\n');
+        buffer = lines.pop()!;
+        for (const line of lines) {
+          const n = /^done (\d+)$/.exec(line);
+          if (n) seen.push(Number(n[1]));
+          if (seen.length >= 40 && !child.killed) child.kill('SIGKILL');
+        }
+      });
+      child.on('error', rej);
+      child.on('exit', () => res(seen));
+    });
+    expect(done.length).toBeGreaterThanOrEqual(40);
+
+    const payments = await a.db.query<{ id: string }>(
+      `select p.id from billing_payments p where p.invoice_id = any($1) and p.status = 'completed'`,
+      [invoices.map((i) => i.id)],
+    );
+    // every committed payment, and only those, left its two mails
+    expect(payments.length).toBeGreaterThanOrEqual(done.length);
+
+    const b = await bootKernel(db.url, { config: { smtpUrl: smtp.url } });
+    try {
+      await Promise.all([a.outbox.drain(), b.outbox.drain()]);
+    } finally {
+      await b.stop();
+    }
+    const fresh = smtp.received.slice(before);
+    const toCustomers = fresh.filter((m) => /^x\d@example\.com$/.test(m.envelope.to[0]!));
+    const receipts = fresh.filter((m) => m.envelope.to[0] === 'office@example.com');
+    expect(toCustomers).toHaveLength(payments.length);
+    expect(receipts).toHaveLength(payments.length);
+    const perPayment = await a.db.query<{ payment_id: string; template: string; n: string }>(
+      `select payment_id, template, count(*) as n from billing_mail_log where payment_id = any($1) and result = 'sent'
+        group by payment_id, template having count(*) <> 1`,
+      [payments.map((p) => p.id)],
+    );
+    expect(perPayment).toEqual([]);
+  }, 120_000);
+});
