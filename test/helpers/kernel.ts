@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,6 +8,13 @@ import { silentLogger, type Logger } from '../../core/log.ts';
 
 export const FIXTURE_PLUGINS = resolve(import.meta.dirname, '../fixtures/plugins');
 export const BUNDLED_PLUGINS = resolve(import.meta.dirname, '../../plugins');
+
+/** Names of the plugin folders under `dir` (a folder with an index.ts): bundled plugins keep being added. */
+export function pluginFolders(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(join(dir, e.name, 'index.ts')))
+    .map((e) => e.name);
+}
 
 export function freePort(): Promise<number> {
   return new Promise((res, rej) => {
