@@ -224,7 +224,10 @@ function operation(
     };
   }
 
-  const statuses = [response.status ?? 200].flat();
+  // a route that says nothing of its answer (no `response`, no resource to GET) is documented as some
+  // JSON success: what it does say is never a guess
+  const declared = route.response !== undefined || bodySchema !== undefined;
+  const statuses = declared ? [response.status ?? 200].flat() : ['2XX'];
   const success: Json = {};
   for (const status of statuses) {
     const content = response.contentType
@@ -241,7 +244,13 @@ function operation(
     const headers: Json = collection ? { ...PAGINATION_HEADERS } : {};
     if (status === 201) headers.Location = { description: 'The URL of what was created.', schema: { type: 'string', format: 'uri' } };
     success[String(status)] = {
-      description: collection ? 'A page of the collection.' : status === 201 ? 'Created.' : 'Success.',
+      description: collection
+        ? 'A page of the collection.'
+        : status === 201
+          ? 'Created.'
+          : declared
+            ? 'Success.'
+            : 'Success (the route declares no more of its answer).',
       ...(Object.keys(headers).length ? { headers } : {}),
       content,
     };

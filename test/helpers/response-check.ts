@@ -33,6 +33,21 @@ interface Loaded {
   operations: Operation[];
 }
 
+let paused = 0;
+
+/**
+ * Runs `fn` with the check off: for a test that makes a filter remove a documented field on purpose
+ * (the document describes the service as shipped; it cannot know what a site's filters take away).
+ */
+export async function withoutResponseCheck<T>(fn: () => Promise<T>): Promise<T> {
+  paused++;
+  try {
+    return await fn();
+  } finally {
+    paused--;
+  }
+}
+
 const documents = new Map<string, Promise<Loaded | null>>();
 const compiled = new WeakMap<object, ValidateFunction>();
 let realFetch: typeof fetch = globalThis.fetch;
@@ -90,6 +105,7 @@ export interface CheckedRequest {
 
 /** Throws when a REST success answer disagrees with the served OpenAPI document. */
 export async function checkResponse(req: CheckedRequest, res: Response): Promise<void> {
+  if (paused) return;
   const path = req.url.pathname.replace(/\/+$/, '');
   if (!path.startsWith('/wp-json/') || res.status < 200 || res.status >= 300) return;
   if (!['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method)) return;
@@ -106,7 +122,11 @@ export async function checkResponse(req: CheckedRequest, res: Response): Promise
   const where = `${req.method} ${path}`;
   if (!op) throw new Error(`OpenAPI drift: ${where} answered ${res.status}, but the document has no such operation`);
   const declared = op.responses[String(res.status)];
-  if (!declared) throw new Error(`OpenAPI drift: ${where} answered ${res.status}, the document lists ${Object.keys(op.responses)}`);
+  if (!declared) {
+    // a route that declares nothing of its answer is documented as `2XX`, and checked for no more
+    if (op.responses['2XX']) return;
+    throw new Error(`OpenAPI drift: ${where} answered ${res.status}, the document lists ${Object.keys(op.responses)}`);
+  }
   const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
   const content = declared.content as Json | undefined;
   if (!content?.[type]) throw new Error(`OpenAPI drift: ${where} answered ${type}, the document lists ${Object.keys(content ?? {})}`);

@@ -8,6 +8,7 @@ import { billing } from '../helpers/cli.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { bootKernel } from '../helpers/kernel.ts';
 import { makeUser, type TestUser } from '../identity/support.ts';
+import { checkResponse } from '../helpers/response-check.ts';
 
 let db: TestDatabase;
 let k: Kernel;
@@ -218,5 +219,33 @@ describe('representation schemas', () => {
 
     // and a field the schema does not know is caught
     expect(() => check(doc, 'payment', { ...payment, surprise: 1 })).toThrow(/additional/);
+  });
+});
+
+describe('the check every REST test runs (test/helpers/response-check.ts)', () => {
+  const answer = (body: unknown, status = 200, type = 'application/json; charset=UTF-8') =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': type } });
+  const request = (method: string, path: string) => ({
+    url: new URL(`${k.url}/wp-json/billing/v1${path}`),
+    method,
+    headers: new Headers({ authorization: admin.authorization }),
+  });
+
+  it('is installed on the global fetch of every test file', () => {
+    expect((globalThis.fetch as { checked?: boolean }).checked).toBe(true);
+  });
+
+  it('refuses a body, a status or a content type the document does not describe', async () => {
+    const payment = (await get('/billing/v1/payments')).body[0] as Json;
+    expect(payment).toBeDefined();
+    await expect(checkResponse(request('GET', `/payments/${payment.id}`), answer(payment))).resolves.toBeUndefined();
+    await expect(checkResponse(request('GET', `/payments/${payment.id}`), answer({ ...payment, amount: '10.00' }))).rejects.toThrow(
+      /amount must be number/,
+    );
+    const { review: _review, ...partial } = payment;
+    await expect(checkResponse(request('GET', `/payments/${payment.id}`), answer(partial))).rejects.toThrow(/review/);
+    await expect(checkResponse(request('GET', `/payments/${payment.id}`), answer(payment, 202))).rejects.toThrow(/answered 202/);
+    await expect(checkResponse(request('GET', `/invoices/1/pdf`), answer({}))).rejects.toThrow(/application\/json/);
+    await expect(checkResponse(request('GET', '/nowhere'), answer({}))).rejects.toThrow(/no such operation/);
   });
 });
