@@ -105,6 +105,7 @@ export class Kernel {
       jobs: this.jobs,
       outbox: this.outbox,
       schema: { migrate: () => migrateCore(db) },
+      rest: this.rest,
     };
 
     for (const def of moduleOrder()) {

@@ -163,7 +163,28 @@ export class RestServer {
     };
   }
 
+  /**
+   * The routes as the index lists them (namespace indexes included, with no endpoints of their own),
+   * each endpoint with its declaration and the unit that added it: what the OpenAPI document is made from.
+   */
+  listRoutes(): Array<{
+    key: string;
+    namespace: string;
+    endpoints: Array<{ methods: HttpMethod[]; route: RestRoute; owner: string }>;
+  }> {
+    return this.table().map((r) => ({
+      key: r.key,
+      namespace: r.namespace,
+      endpoints: r.endpoints.map((e) => ({
+        methods: e.methods,
+        route: e.route,
+        owner: this.routes.ownerOf(`${e.methods[0]} ${r.key}`) ?? '',
+      })),
+    }));
+  }
+
   private describe(r: CompiledRoute, withSchema = true): object {
+    if (r.key === `/${r.namespace}`) return namespaceRoute(r.namespace, this.baseUrl);
     const endpoints = r.endpoints.map((e) => ({
       methods: e.methods,
       args: Object.fromEntries(Object.entries(e.route.args ?? {}).map(([k, a]) => [k, { required: Boolean(a.required), ...a }])),
@@ -242,6 +263,17 @@ export async function allowedOn(
   if (!Number.isSafeInteger(id) || id < 1) return true;
   const documentId = object.resolve ? await object.resolve(id) : id;
   return documentId === null || auth.can(user, object.capability ?? capability, documentId);
+}
+
+/** A namespace index as WordPress lists it: GET, with its `namespace` and `context` args. */
+function namespaceRoute(namespace: string, baseUrl: string): object {
+  const args = { namespace: { default: namespace, required: false }, context: { default: 'view', required: false } };
+  return {
+    namespace,
+    methods: ['GET'],
+    endpoints: [{ methods: ['GET'], args }],
+    _links: { self: [{ href: `${baseUrl}/wp-json/${namespace}` }] },
+  };
 }
 
 function unauthenticated(): BillingError {
