@@ -31,6 +31,8 @@ export const ERROR_STATUS = {
   billing_gateway_unreachable: 503,
   // the database (or another part the service needs) cannot be reached: try again
   billing_unavailable: 503,
+  // too many failed sign-ins for the account or the client address: `data.retry_after` seconds (and `Retry-After`)
+  billing_too_many_attempts: 429,
   // a listener of a hook that fails closed threw: nothing was done
   billing_hook_failed: 500,
   // e-mail: the mail server refused the message or could not be reached (a bad gateway for the caller)

@@ -210,7 +210,14 @@ export class Kernel {
     }
     this.jobs.start();
     this.outbox.start();
-    const app = createApp({ db: this.db, log: this.log, rest: this.rest, ajax: this.ajax, routers: this.routers });
+    const app = createApp({
+      db: this.db,
+      log: this.log,
+      rest: this.rest,
+      ajax: this.ajax,
+      routers: this.routers,
+      trustProxy: this.config.trustProxy,
+    });
     // Headers and request line together over 16 KiB: Node answers 431 itself.
     this.server = createServer({ maxHeaderSize: 16 * 1024 }, app);
     await new Promise<void>((resolve, reject) => {
