@@ -21,6 +21,8 @@ export const ERROR_STATUS = {
   billing_rest_trash_only: 400,
   billing_rest_invalid_page_number: 400,
   billing_rest_invalid_state: 409,
+  // an Idempotency-Key (or a payment's transaction_id) used again with a different request
+  billing_rest_idempotency_mismatch: 409,
   billing_rest_amount_exceeds: 400,
   billing_forbidden: 403,
   billing_invalid_token: 403,

@@ -11,6 +11,7 @@ import { HookRegistry, pluginHooks } from './hooks/registry.ts';
 import { AjaxDispatcher } from './http/ajax/ajax-dispatcher.ts';
 import { createApp } from './http/app.ts';
 import { RestServer } from './http/rest/rest-server.ts';
+import { Idempotency } from './http/rest/idempotency.ts';
 import { JobScheduler } from './jobs/scheduler.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { AnyModule, ModuleContext } from './modules/define-module.ts';
@@ -90,6 +91,7 @@ export class Kernel {
     this.hooks.useDurableWriter(this.outbox);
     this.rest = new RestServer(config.baseUrl, log);
     this.rest.health = () => db.ping();
+    this.rest.idempotency = new Idempotency(db);
     this.ajax = new AjaxDispatcher(log);
     this.plugins = new PluginManager({
       db,

@@ -7,6 +7,7 @@ import { argsSchema, checkArgs, coerceText } from '../../validation/args.ts';
 import { describeTextProblem, textProblem } from '../../validation/text.ts';
 import { restErrorBody } from '../error-bodies.ts';
 import { applyFields } from './fields.ts';
+import type { Idempotency } from './idempotency.ts';
 import { RestResponse, type ArgSchema, type HttpMethod, type RestRequest, type RestRoute } from './route.ts';
 
 export const DEFAULT_NAMESPACE = 'billing/v1';
@@ -32,6 +33,8 @@ export class RestServer {
   auth: Authenticator = NOBODY;
   /** Whether the database answers (an unexpected failure while it does not is a 503, not a 500). */
   health: (() => Promise<boolean>) | null = null;
+  /** Where POSTs' Idempotency-Keys are kept (the kernel sets it; without, the header is ignored). */
+  idempotency: Idempotency | null = null;
   private readonly log: Logger;
 
   constructor(baseUrl: string, log: Logger) {
@@ -110,8 +113,23 @@ export class RestServer {
         ip: req.ip ?? '',
         url: new URL(req.originalUrl, this.baseUrl),
       };
-      const out = await endpoint.route.handler(rreq);
-      const response = out instanceof RestResponse ? out : new RestResponse(out);
+      const call = async () => {
+        const out = await endpoint.route.handler(rreq);
+        return out instanceof RestResponse ? out : new RestResponse(out);
+      };
+      // a signed-in caller's POST may carry an Idempotency-Key: the same request again answers the first answer
+      const response =
+        user && lookup === 'POST' && this.idempotency
+          ? await this.idempotency.run(
+              {
+                userId: user.id,
+                header: req.headers['idempotency-key'],
+                route: `POST ${path}`,
+                request: { params, raw: Buffer.isBuffer(body) ? body : null },
+              },
+              call,
+            )
+          : await call();
       for (const [k, v] of Object.entries(response.headers)) {
         // a route's Link (prev/next of a collection) joins the discovery link rather than replacing it
         if (k.toLowerCase() === 'link') res.setHeader('Link', `${res.getHeader('Link')}, ${v}`);
