@@ -12,6 +12,7 @@ import { AjaxDispatcher } from './http/ajax/ajax-dispatcher.ts';
 import { createApp } from './http/app.ts';
 import { RestServer } from './http/rest/rest-server.ts';
 import { Idempotency } from './http/rest/idempotency.ts';
+import { CORS_SETTINGS } from './http/rest/cors.ts';
 import { JobScheduler } from './jobs/scheduler.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { AnyModule, ModuleContext } from './modules/define-module.ts';
@@ -92,6 +93,8 @@ export class Kernel {
     this.rest = new RestServer(config.baseUrl, log);
     this.rest.health = () => db.ping();
     this.rest.idempotency = new Idempotency(db);
+    this.options.declare('core', CORS_SETTINGS);
+    this.rest.allowedOrigins = () => this.options.get('rest_allowed_origins');
     this.ajax = new AjaxDispatcher(log);
     this.plugins = new PluginManager({
       db,
