@@ -107,15 +107,6 @@ export class Idempotency {
     return out;
   }
 
-  /** Forgets keys older than `hours` (the cleanup job). */
-  async prune(hours = IDEMPOTENCY_KEEP_HOURS): Promise<number> {
-    const rows = await this.db.query(
-      `delete from billing_idempotency where created_at < now() - make_interval(hours => $1::int) returning key`,
-      [hours],
-    );
-    return rows.length;
-  }
-
   /** The row of a key another request has just committed, once it holds its answer (or as it is after a few seconds). */
   private async answered(userId: number, key: string): Promise<Stored | null> {
     const until = Date.now() + ANSWER_WAIT_MS;
@@ -147,6 +138,14 @@ export class Idempotency {
       JSON.stringify(response),
     ]);
   }
+}
+
+/** Forgets keys older than `hours` (the cleanup job). */
+export async function pruneIdempotencyKeys(db: Database, hours = IDEMPOTENCY_KEEP_HOURS): Promise<number> {
+  const rows = await db.query(`delete from billing_idempotency where created_at < now() - make_interval(hours => $1::int) returning 1`, [
+    hours,
+  ]);
+  return rows.length;
 }
 
 function answerFrom(prior: Stored, route: string, hash: string): RestResponse {
