@@ -11,6 +11,8 @@ import { HookRegistry, pluginHooks } from './hooks/registry.ts';
 import { AjaxDispatcher } from './http/ajax/ajax-dispatcher.ts';
 import { createApp } from './http/app.ts';
 import { RestServer } from './http/rest/rest-server.ts';
+import { Idempotency } from './http/rest/idempotency.ts';
+import { CORS_SETTINGS } from './http/rest/cors.ts';
 import { JobScheduler } from './jobs/scheduler.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { AnyModule, ModuleContext } from './modules/define-module.ts';
@@ -90,6 +92,9 @@ export class Kernel {
     this.hooks.useDurableWriter(this.outbox);
     this.rest = new RestServer(config.baseUrl, log);
     this.rest.health = () => db.ping();
+    this.rest.idempotency = new Idempotency(db);
+    this.options.declare('core', CORS_SETTINGS);
+    this.rest.allowedOrigins = () => this.options.get('rest_allowed_origins');
     this.ajax = new AjaxDispatcher(log);
     this.plugins = new PluginManager({
       db,
@@ -211,7 +216,14 @@ export class Kernel {
     }
     this.jobs.start();
     this.outbox.start();
-    const app = createApp({ db: this.db, log: this.log, rest: this.rest, ajax: this.ajax, routers: this.routers });
+    const app = createApp({
+      db: this.db,
+      log: this.log,
+      rest: this.rest,
+      ajax: this.ajax,
+      routers: this.routers,
+      trustProxy: this.config.trustProxy,
+    });
     // Headers and request line together over 16 KiB: Node answers 431 itself.
     this.server = createServer({ maxHeaderSize: 16 * 1024 }, app);
     await new Promise<void>((resolve, reject) => {
