@@ -191,7 +191,9 @@ function operation(
       });
     }
   }
-  if (response.idempotent) {
+  // the REST server keeps an Idempotency-Key for every signed-in caller's POST (docs/security.md)
+  const idempotent = method === 'POST' && route.capability !== null;
+  if (idempotent) {
     parameters.push({
       name: 'Idempotency-Key',
       in: 'header',
@@ -268,6 +270,7 @@ function errorCodes(method: HttpMethod, route: RestRoute, groups: Record<string,
   if (BODY_METHODS.includes(method)) codes.push('rest_invalid_json', 'rest_payload_too_large');
   if (route.object || Object.keys(groups).length) codes.push('billing_rest_not_found');
   if (collection) codes.push('billing_rest_invalid_page_number');
+  if (method === 'POST' && route.capability !== null) codes.push('billing_rest_idempotency_mismatch', 'billing_conflict');
   codes.push(...(route.response?.errors ?? []), 'billing_unavailable', 'billing_internal');
   return [...new Set(codes)];
 }

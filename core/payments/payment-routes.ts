@@ -141,7 +141,6 @@ export function paymentRoutes(d: PaymentsContext): RestRoute[] {
       description: 'Refund a payment, fully or in part, with a reason.',
       response: {
         schema: PAYMENT_SCHEMA,
-        idempotent: true,
         errors: ['billing_rest_invalid_state', 'billing_rest_amount_exceeds', 'billing_gateway_unreachable'],
       },
       handler: async (req) =>

@@ -56,8 +56,6 @@ export interface RouteResponse {
   contentType?: string;
   /** Codes of core/errors.ts this route may answer beyond the ones every route of its kind does. */
   errors?: string[];
-  /** The request may carry an `Idempotency-Key` header. */
-  idempotent?: boolean;
 }
 
 export interface RestRequest {
