@@ -47,18 +47,16 @@ async function fanOut(item: OutboxItem, ctx: PluginContext): Promise<void> {
  */
 async function deliverOne(item: OutboxItem, ctx: PluginContext): Promise<void> {
   const { event_id: eventId, subscription_id: subscriptionId } = item.payload as { event_id: string; subscription_id: number };
-  const [sub] = await ctx.db.query<{ url: string; secret: string; active: boolean }>(
-    'select url, secret, active from webhook_subscriptions where id = $1',
-    [subscriptionId],
+  // deleted or paused since the event (or the event forgotten): nothing is owed
+  const [row] = await ctx.db.query<{ url: string; secret: string; type: string; body: string }>(
+    `select s.url, s.secret, e.type, e.body from webhook_subscriptions s join webhook_events e on e.id = $2 where s.id = $1 and s.active`,
+    [subscriptionId, eventId],
   );
-  // deleted or paused since the event: nothing is owed to it
-  if (!sub || !sub.active) return;
-  const [event] = await ctx.db.query<{ type: string; body: string }>('select type, body from webhook_events where id = $1', [eventId]);
-  if (!event) return;
+  if (!row) return;
   let outcome: { status: number | null; durationMs: number; error: string | null };
   let retryable = true;
   try {
-    outcome = await deliver(await guard(ctx, sub.url), sub.secret, eventId, event.body);
+    outcome = await deliver(await guard(ctx, row.url), row.secret, eventId, row.body);
   } catch (err) {
     if (!(err instanceof BillingError)) throw err;
     outcome = { status: null, durationMs: 0, error: err.message };
@@ -66,7 +64,7 @@ async function deliverOne(item: OutboxItem, ctx: PluginContext): Promise<void> {
   }
   const last = item.attempt >= DELIVERY_ATTEMPTS;
   const result = outcome.error === null ? 'delivered' : retryable && !last ? 'retrying' : 'failed';
-  await recordAttempt(ctx, { subscriptionId, eventId, type: event.type, attempt: item.attempt, ...outcome, result });
+  await recordAttempt(ctx, { subscriptionId, eventId, type: row.type, attempt: item.attempt, ...outcome, result });
   if (outcome.error !== null && retryable) throw new Error(`webhook ${eventId} to subscription ${subscriptionId}: ${outcome.error}`);
 }
 
