@@ -45,6 +45,8 @@ export const ERROR_STATUS = {
   billing_einvoice_incomplete: 409,
   // e-invoices: a file given to read is not a UBL, CII or Factur-X invoice, or is refused as hostile
   billing_einvoice_unreadable: 400,
+  // outbound webhooks: the URL is not http(s), or its host is or resolves to a non-public address
+  billing_webhook_url_forbidden: 400,
   // CLI and in-process API
   billing_unknown_option: 400,
   billing_invalid_option: 400,

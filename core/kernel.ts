@@ -27,6 +27,7 @@ import type { PluginContext, PluginDefinition } from './plugins/define-plugin.ts
 import { discoverPlugins } from './plugins/discovery.ts';
 import { PluginManager } from './plugins/plugin-manager.ts';
 import { migrateCore, moduleOrder } from './schema.ts';
+import { restRepresentations } from './http/rest/representations.ts';
 
 /** How long a graceful stop waits for requests under way. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -134,6 +135,7 @@ export class Kernel {
       payments: s.payments.payments,
       creditNotes: s.payments.creditNotes,
       pdfs: s.documents.pdfs,
+      representations: restRepresentations({ options: this.options, hooks: this.hooks, config: this.config }),
     };
     this.rest.auth = s.identity.auth;
     this.ajax.auth = s.identity.auth;

@@ -12,6 +12,8 @@ export type { OptionMap, SettingSchema, SettingsDeclaration } from './options/op
 export type { PluginApi, PaymentReader } from './modules/service-api.ts';
 export type { RestRequest, RestRoute, ArgSchema } from './http/rest/route.ts';
 export { RestResponse } from './http/rest/route.ts';
+export { COLLECTION_ARGS, collectionResponse, pageWindow } from './http/rest/pagination.ts';
+export type { RestRepresentations } from './http/rest/representations.ts';
 export type { AjaxAction, AjaxRequest } from './http/ajax/ajax-action.ts';
 export type { JobDefinition, JobRun } from './jobs/scheduler.ts';
 export type { OutboxItem, QueueDefinition } from './outbox/outbox.ts';
@@ -31,9 +33,10 @@ export { unreadable, constantTimeEqual } from './payments/gateways/gateway-helpe
 export { Money, Decimal, isCurrency, minorUnits, type CurrencyCode, type DecimalInput } from './money/index.ts';
 export { isCountry, normalizeVatNumber, vatCategory, type TaxBreakdownEntry, type VatCategoryCode } from './tax/index.ts';
 export { pdfFilename } from './pdf/file-name.ts';
-export type { Tx } from './db/database.ts';
+export { siteDate, siteDateTime } from './time/site-time.ts';
+export { timestamp, type Tx } from './db/database.ts';
 export type { DocumentPdfs } from './modules/service-api.ts';
 export { BillingError, type ErrorCode } from './errors.ts';
 export type { BillingDocument } from './documents/document.ts';
 export type { Payment } from './payments/payment.ts';
-export type { Actor } from './audit/audit.ts';
+export { audit, type Actor, type AuditEntry } from './audit/audit.ts';

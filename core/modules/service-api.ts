@@ -8,6 +8,7 @@ import type { MailService } from '../mail/mail-service.ts';
 import type { ReportService } from '../reports/report-service.ts';
 import type { CreditNoteService } from '../payments/credit-note-service.ts';
 import type { PaymentService } from '../payments/payment-service.ts';
+import type { RestRepresentations } from '../http/rest/representations.ts';
 
 /**
  * The typed in-process API (contract §2): what REST, AJAX, the CLI and in-process code all call, so
@@ -28,6 +29,8 @@ export interface ServiceApi {
   creditNotes: CreditNoteService;
   /** Documents' PDFs, as their routes serve them. */
   pdfs: DocumentPdfs;
+  /** Documents and payments exactly as the REST API represents them. */
+  representations: RestRepresentations;
 }
 
 /** A document's PDF as its routes serve it, for code that builds on it (Factur-X). */
