@@ -24,6 +24,7 @@ declare module '../../core/options/option-map.ts' {
 
 /** Transaction states that mean the money was captured (reconciliation reads these). */
 const CAPTURED = new Set(['capturedPendingSettlement', 'settledSuccessfully']);
+const DECLINED = new Set(['declined', 'voided', 'expired', 'generalError', 'failedReview']);
 
 const auth = (ctx: GatewayContext) => ({
   name: String(ctx.settings.gateway_d_api_login_id),
@@ -86,6 +87,13 @@ const relay = {
     });
     if (!t?.order?.invoiceNumber)
       return [{ key: `transaction:${f.x_trans_id}:unknown`, command: { action: 'ignore', reason: 'not ours' } }];
+    if (!CAPTURED.has(t.transactionStatus) && !DECLINED.has(t.transactionStatus))
+      return [
+        {
+          key: `transaction:${t.transId}:${t.transactionStatus}`,
+          command: { action: 'ignore', reason: `transaction ${t.transactionStatus}` },
+        },
+      ];
     return [transaction(t.transId, t.order.invoiceNumber, CAPTURED.has(t.transactionStatus), String(t.settleAmount ?? t.authAmount))];
   },
 };

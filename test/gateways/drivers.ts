@@ -411,7 +411,7 @@ export async function gatewayD(): Promise<Driver> {
     if (name === 'getTransactionDetailsRequest') {
       const h = byGid(d.ledger, r.transId);
       if (!h) return answer({ messages: { resultCode: 'Error', message: [{ code: 'E00040', text: 'not found' }] } });
-      const status = h.status === 'paid' ? 'capturedPendingSettlement' : 'declined';
+      const status = h.status === 'paid' ? 'capturedPendingSettlement' : h.status === 'failed' ? 'declined' : 'authorizedPendingCapture';
       return answer({
         transaction: {
           transId: h.gid,
