@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import type { expect as jestExpect } from '@jest/globals';
 import Stripe from 'stripe';
 import { WebhooksHelper } from 'square';
 import { CLI } from '../../core/audit/audit.ts';
@@ -37,7 +38,7 @@ export interface Driver {
   configure(k: Kernel): Promise<void>;
   /** The creation call the pay route makes, and what it must carry. */
   creation: string;
-  checkCreation(call: SeenRequest, held: Held, expect: (v: unknown) => any): void;
+  checkCreation(call: SeenRequest, held: Held, expect: typeof jestExpect): void;
   /** Headers for a delivery of `body`, signed (or, with `bad`, signed with the wrong secret). */
   headers(body: string, bad?: boolean): Record<string, string>;
   /** The ledger says paid (another amount or currency when given); answers the webhook body saying so. */
