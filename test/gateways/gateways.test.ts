@@ -184,6 +184,28 @@ describe.each(Object.keys(DRIVERS))('gateway %s', (name) => {
     expect((await payments(doc.id)).map((p) => p.status)).toEqual(['cancelled', 'pending']);
   });
 
+  it('pays part of the invoice when partial payments are on: the gateway is asked for that amount', async () => {
+    await k.options.set('allow_partial_payments', true, CLI);
+    try {
+      const { doc, key } = await invoice('120.00');
+      const res = await fetch(`${k.url}/billing/invoice/${doc.id}/pay?key=${encodeURIComponent(key)}`, {
+        method: 'POST',
+        body: new URLSearchParams({ gateway: d().method, amount: '50.00' }),
+        redirect: 'manual',
+      });
+      expect(res.status).toBe(303);
+      const [p] = await payments(doc.id);
+      expect(p).toMatchObject({ status: 'pending', amount: '50.00' });
+      const held = d().ledger.get(p!.reference)!;
+      d().checkCreation(d().fake.requests(d().creation).at(-1)!, held, expect);
+      expect(held.minor).toBe(5000);
+      expect((await deliver(d().paid(p!.reference))).status).toBe(200);
+      expect(await totals(doc.id)).toEqual(['partial', '50.00', '70.00']);
+    } finally {
+      await k.options.set('allow_partial_payments', false, CLI);
+    }
+  });
+
   it('reconciliation settles a payment whose webhook never came', async () => {
     const { doc, reference } = await pending('64.00');
     d().paid(reference); // paid at the gateway; the webhook is lost
