@@ -156,9 +156,8 @@ const provider: GatewayProvider = {
       },
     });
     if (typeof body.token !== 'string') throw new Error('gateway D answered no token');
-    const page = new URL(hostedPage(String(ctx.settings.gateway_d_api_base)));
-    page.searchParams.set('token', body.token);
-    return { redirectUrl: page.toString() };
+    // the hosted form takes its token by POST only
+    return { redirectUrl: hostedPage(String(ctx.settings.gateway_d_api_base)), form: { token: body.token } };
   },
 
   async lookup(payment, ctx) {

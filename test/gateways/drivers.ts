@@ -34,6 +34,8 @@ export interface Driver {
   fake: FakeGateway;
   /** Whether deliveries carry a signature (all but B, which asks its API instead). */
   signed: boolean;
+  /** Whether the hosted page takes its token by POST (D): the pay route answers a page with a button, not a 303. */
+  byPost?: boolean;
   ledger: Map<string, Held>;
   configure(k: Kernel): Promise<void>;
   /** The creation call the pay route makes, and what it must carry. */
@@ -438,6 +440,7 @@ export async function gatewayD(): Promise<Driver> {
     ...d,
     fake,
     signed: true,
+    byPost: true,
     creation: 'POST /xml/v1/request.api',
     async configure(k) {
       await k.options.set('gateway_d_api_base', fake.url, CLI);
@@ -574,3 +577,15 @@ export async function gatewayE(): Promise<Driver> {
 }
 
 export const DRIVERS = { A: gatewayA, B: gatewayB, C: gatewayC, D: gatewayD, E: gatewayE };
+
+/** The pay route's answer sends the customer to `d`'s hosted page: a 303, or (D) a page posting the token there. */
+export async function sentToGateway(res: Response, d: Driver): Promise<boolean> {
+  if (!d.byPost) return res.status === 303 && (res.headers.get('location') ?? '').startsWith(`${d.fake.url}/`);
+  const page = await res.text();
+  return (
+    res.status === 200 &&
+    page.includes(`<form method="post" action="${d.fake.url}/payment/payment">`) &&
+    /<input type="hidden" name="token" value="tok_\d+" \/>/.test(page) &&
+    (res.headers.get('content-security-policy') ?? '').includes(d.fake.url)
+  );
+}

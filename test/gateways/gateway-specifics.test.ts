@@ -6,7 +6,7 @@ import type { Kernel } from '../../core/kernel.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { billing } from '../helpers/cli.ts';
 import { bootKernel } from '../helpers/kernel.ts';
-import { A_SIGNING, C_KEY, D_LOGIN, D_SIGNATURE_KEY, DRIVERS, squareAccepts, type Driver } from './drivers.ts';
+import { A_SIGNING, C_KEY, D_LOGIN, D_SIGNATURE_KEY, DRIVERS, sentToGateway, squareAccepts, type Driver } from './drivers.ts';
 
 /**
  * What each gateway does its own way (contract §7): A's timestamp window, several `v1` values and
@@ -50,7 +50,12 @@ async function pending(method: string, total = '50.00') {
     body: new URLSearchParams({ gateway: method }),
     redirect: 'manual',
   });
-  expect(res.status).toBe(303);
+  expect(
+    await sentToGateway(
+      res,
+      Object.values(d).find((x) => x.method === method)!,
+    ),
+  ).toBe(true);
   return { doc, reference: (await statuses(doc.id))[0]!.reference };
 }
 

@@ -308,7 +308,7 @@ export class GatewayRuntime {
           result.transactionId,
         ]);
       }
-      return { payment, redirectUrl: result.redirectUrl };
+      return { payment, redirectUrl: result.redirectUrl, ...(result.form ? { form: result.form } : {}) };
     } catch (err) {
       await this.d.core.apply(
         { action: 'cancel', payment: { id: payment.id }, reason: 'the gateway could not create the checkout' },
