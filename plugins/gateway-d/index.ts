@@ -31,14 +31,18 @@ const auth = (ctx: GatewayContext) => ({
   transactionKey: String(ctx.settings.gateway_d_transaction_key),
 });
 
-/** One call of the gateway's JSON API (every call is a POST to one address; answers may start with a BOM). */
-async function call(ctx: GatewayContext, request: Record<string, unknown>): Promise<any> {
+/**
+ * One call of the gateway's JSON API (every call is a POST to one address; answers may start with a BOM).
+ * With `missing`, a "record not found" (E00040) answers null instead of failing (a retry would not help).
+ */
+async function call(ctx: GatewayContext, request: Record<string, unknown>, missing = false): Promise<any> {
   const res = await ctx.api('/xml/v1/request.api', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(request),
   });
   const body = JSON.parse((await res.text()).replace(/^\uFEFF/, '') || '{}');
+  if (missing && body?.messages?.message?.[0]?.code === 'E00040') return null;
   if (!res.ok || body?.messages?.resultCode !== 'Ok') throw new Error(`gateway D refused ${Object.keys(request)[0]} (${res.status})`);
   return body;
 }
@@ -82,9 +86,8 @@ const relay = {
         return [{ key: `transaction:${f.x_trans_id}:unknown`, command: { action: 'ignore', reason: 'no invoice number' } }];
       return [transaction(f.x_trans_id, f.x_invoice_num, f.x_response_code === '1', f.x_amount ?? '')];
     }
-    const { transaction: t } = await call(ctx, {
-      getTransactionDetailsRequest: { merchantAuthentication: auth(ctx), transId: f.x_trans_id },
-    });
+    const found = await call(ctx, { getTransactionDetailsRequest: { merchantAuthentication: auth(ctx), transId: f.x_trans_id } }, true);
+    const t = found?.transaction;
     if (!t?.order?.invoiceNumber)
       return [{ key: `transaction:${f.x_trans_id}:unknown`, command: { action: 'ignore', reason: 'not ours' } }];
     if (!CAPTURED.has(t.transactionStatus) && !DECLINED.has(t.transactionStatus))

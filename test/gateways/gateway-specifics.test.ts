@@ -242,6 +242,8 @@ describe('gateway D', () => {
       const form = { x_response_code: '1', x_trans_id: trans, x_amount: '25.00', x_invoice_num: reference };
       expect(await relay(form)).toEqual({ status: 200, body: { success: true } });
       expect((await statuses(doc.id))[0]!.status).toBe('pending');
+      // a transaction the gateway does not know: 200, nothing to retry
+      expect(await relay({ ...form, x_trans_id: '999999999' })).toEqual({ status: 200, body: { success: true } });
       d.D!.paid(reference); // now it is captured at the gateway
       expect((await relay(form)).status).toBe(200);
       expect((await statuses(doc.id))[0]!.status).toBe('completed');
@@ -282,5 +284,5 @@ describe('settings', () => {
     expect(stdout).toMatch(/gateway_a_signing_secret\s+\[secret\]/);
     const listed = stdout;
     for (const secret of [A_SIGNING, C_KEY, D_SIGNATURE_KEY, 'test_b_0123456789abcdef']) expect(listed).not.toContain(secret);
-  });
+  }, 120_000);
 });
