@@ -10,6 +10,7 @@ import { html } from '../http/html.ts';
 import { textProblem } from '../validation/text.ts';
 import { ADMIN_SCRIPT_PATH, loginPage, messagePage, shell } from './layout.ts';
 import type { AdminScreens } from './screens.ts';
+import { assetBytes, assetExists, type AdminManifest } from './build.ts';
 
 const SCREEN_SLUG = /^[a-z0-9-]+\.php$/;
 
@@ -22,9 +23,11 @@ export interface AdminRouterDeps {
   options: OptionsStore;
   config: Config;
   screens: AdminScreens;
+  /** The browser app's bundle (file names carry their content hash); null before it is built. */
+  assets?: () => AdminManifest | null;
 }
 
-export function adminRouter({ identity, options, config, screens }: AdminRouterDeps): Router {
+export function adminRouter({ identity, options, config, screens, assets }: AdminRouterDeps): Router {
   const router = express.Router({ strict: true });
   const siteName = () => options.get('company_name');
 
@@ -85,6 +88,17 @@ export function adminRouter({ identity, options, config, screens }: AdminRouterD
     res.status(200).type('text/javascript; charset=UTF-8').end(ADMIN_SCRIPT);
   });
 
+  // content-hashed names: a file never changes under its name, so browsers keep it for a year
+  router.get('/wp-admin/assets/:file', (req, res) => {
+    const file = req.params.file;
+    if (!assetExists(file)) return res.status(404).type('text/plain').end('Not Found');
+    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    res
+      .status(200)
+      .type(file.endsWith('.js') ? 'text/javascript; charset=UTF-8' : 'text/css; charset=UTF-8')
+      .end(assetBytes(file));
+  });
+
   router.get('/wp-admin', (_req, res) => res.redirect(301, '/wp-admin/'));
   router.get(['/wp-admin/', '/wp-admin/:slug'], async (req, res) => {
     const slug = typeof req.params.slug === 'string' ? req.params.slug : 'index.php';
@@ -113,8 +127,10 @@ export function adminRouter({ identity, options, config, screens }: AdminRouterD
     const body = await screen.render({ user, adminNonce, restNonce, query: req.query as Record<string, unknown>, can });
     const menu = [];
     for (const s of screens.ordered()) {
+      if (s.hidden) continue;
       if (!s.capability || (await can(s.capability))) {
-        menu.push({ href: s.slug === 'index.php' ? '/wp-admin/' : `/wp-admin/${s.slug}`, title: s.title, current: s.slug === screen.slug });
+        const current = s.slug === screen.slug || s.slug === screen.parent;
+        menu.push({ href: s.slug === 'index.php' ? '/wp-admin/' : `/wp-admin/${s.slug}`, title: s.title, current });
       }
     }
     const profile = await identity.users.byId(user.id);
@@ -131,6 +147,7 @@ export function adminRouter({ identity, options, config, screens }: AdminRouterD
         logoutUrl: logoutUrl(identity, user),
         menu,
         body,
+        assets: assets?.() ?? null,
       }),
     );
   });

@@ -31,6 +31,9 @@ export interface AdminScreen {
   order: number;
   /** Null: any signed-in user. */
   capability: string | null;
+  /** Left out of the menu (a builder opened from its list); the menu marks `parent` as current instead. */
+  hidden?: boolean;
+  parent?: string;
   render(ctx: ScreenContext): Promise<Html>;
 }
 
