@@ -124,7 +124,12 @@ export function adminRouter({ identity, options, config, screens, assets }: Admi
     const can = (cap: string) => identity.userCan(user, cap);
     const adminNonce = identity.createNonce(NONCE_ADMIN, user);
     const restNonce = identity.createNonce(NONCE_REST, user);
-    const body = await screen.render({ user, adminNonce, restNonce, query: req.query as Record<string, unknown>, can });
+    // the screen and the shell's own lookups at once: each is a round trip to the database at most
+    const [body, profile, site] = await Promise.all([
+      screen.render({ user, adminNonce, restNonce, query: req.query as Record<string, unknown>, can }),
+      identity.users.byId(user.id),
+      siteName(),
+    ]);
     const menu = [];
     for (const s of screens.ordered()) {
       if (s.hidden) continue;
@@ -133,13 +138,12 @@ export function adminRouter({ identity, options, config, screens, assets }: Admi
         menu.push({ href: s.slug === 'index.php' ? '/wp-admin/' : `/wp-admin/${s.slug}`, title: s.title, current });
       }
     }
-    const profile = await identity.users.byId(user.id);
     sendHtml(
       res,
       200,
       shell({
         title: screen.title,
-        siteName: await siteName(),
+        siteName: site,
         userName: profile?.display_name ?? user.login,
         adminNonce,
         restNonce,

@@ -33,7 +33,7 @@ export interface AppScreenSpec {
  * props as JSON data (not script: the Content-Security-Policy forbids inline script); the bundle draws
  * the rest from the REST routes and AJAX actions, with the page's nonces.
  */
-export function appScreen(spec: AppScreenSpec, options: OptionsStore): AdminScreen {
+export function appScreen(spec: AppScreenSpec, options: OptionsStore | null, extra: Record<string, unknown> = {}): AdminScreen {
   return {
     slug: spec.slug,
     title: spec.title,
@@ -46,10 +46,38 @@ export function appScreen(spec: AppScreenSpec, options: OptionsStore): AdminScre
       for (const c of ASKED) if (await ctx.can(c)) caps.push(c);
       const query: Record<string, string> = {};
       for (const [k, v] of Object.entries(ctx.query)) if (typeof v === 'string' && k.length < 40) query[k] = v.slice(0, 200);
-      const props: AppProps = { screen: spec.screen, caps, currency: await options.get('currency'), query };
-      return appMount(props);
+      const currency = options ? await options.get('currency') : '';
+      return appMount({ ...extra, screen: spec.screen, caps, currency, query });
     },
   };
+}
+
+/** A settings screen of a plugin, declared as data (see docs/admin.md). */
+export interface OptionsScreenDeclaration {
+  /** `/wp-admin/<slug>`, e.g. `webhooks.php`. */
+  slug: string;
+  /** The menu link and the page title. */
+  title: string;
+  /** Who sees the link and may read and change these options. */
+  capability: string;
+  /** The options it edits (the plugin's own, declared in its `settings`), in this order. */
+  options: readonly string[];
+  order?: number;
+  /** A line under the title. */
+  description?: string;
+}
+
+/**
+ * A screen made of data: the generic settings form for `options`, drawn from their schemas (secrets
+ * write-only), under the plugin's capability. A plugin lists it in `screens` like any other; the core
+ * adds and removes it with the plugin, on every instance.
+ */
+export function optionsScreen(d: OptionsScreenDeclaration): AdminScreen {
+  const screen = appScreen({ slug: d.slug, title: d.title, order: d.order ?? 70, capability: d.capability, screen: 'options' }, null, {
+    slug: d.slug,
+    description: d.description ?? '',
+  });
+  return { ...screen, options: [...d.options] };
 }
 
 /** JSON inside `<script type="application/json">`: `<` escaped so no text can close the element. */

@@ -40,7 +40,7 @@ export const adminModule = defineModule({
   screens: (ctx) => [...CORE_APP_SCREENS.map((s) => appScreen(s, ctx.options)), pluginsScreen(ctx.use.plugins)],
   ajax: (ctx) => [
     ...pluginAjaxActions(ctx.use.plugins),
-    ...settingsAjaxActions(ctx.options, ctx.use.plugins),
+    ...settingsAjaxActions({ options: ctx.options, plugins: ctx.use.plugins, identity: ctx.use.identity, screens: ctx.self.screens }),
     clientSaveAction(ctx.use.identity),
   ],
 });

@@ -1,8 +1,10 @@
 import { BillingError } from '../errors.ts';
-import type { AjaxAction } from '../http/ajax/ajax-action.ts';
+import type { AjaxAction, AjaxRequest } from '../http/ajax/ajax-action.ts';
+import type { Identity } from '../identity/identity.ts';
 import type { SettingSchema } from '../options/option-map.ts';
-import type { OptionsStore } from '../options/options.ts';
+import type { OptionRow, OptionsStore } from '../options/options.ts';
 import type { PluginManager } from '../plugins/plugin-manager.ts';
+import type { AdminScreens } from './screens.ts';
 
 /** Contract §3: settings are `bill_manage_settings`. */
 export const MANAGE_SETTINGS = 'bill_manage_settings';
@@ -99,6 +101,20 @@ function inputOf(schema: SettingSchema): Pick<SettingField, 'input' | 'choices' 
   return { input: 'text', nullable };
 }
 
+/** One option as the screen draws it; a secret's value is never put in it, only whether it is set. */
+function fieldOf(key: string, schema: SettingSchema, row: OptionRow | undefined): SettingField {
+  const secret = Boolean(schema.secret);
+  return {
+    key,
+    label: label(key, schema),
+    description: schema.description ?? '',
+    ...inputOf(schema),
+    secret,
+    ...(secret ? {} : { value: row?.value ?? schema.default }),
+    isSet: secret ? Boolean(row && !row.isDefault && row.value !== '' && row.value !== null) : !row?.isDefault,
+  };
+}
+
 /**
  * The sections of the Settings screen: the core's, then one per active plugin that declares settings
  * (its `definePlugin({ settings })`, titled with the plugin's title), drawn generically from the schemas.
@@ -109,19 +125,7 @@ export async function settingsSections(options: OptionsStore, plugins: PluginMan
   const declared = options.declarations();
   const active = new Map((await plugins.list()).filter((p) => p.active).map((p) => [p.name, p.title]));
   const installed = new Set((await plugins.list()).map((p) => p.name));
-  const field = (key: string, schema: SettingSchema): SettingField => {
-    const row = rows.get(key);
-    const secret = Boolean(schema.secret);
-    return {
-      key,
-      label: label(key, schema),
-      description: schema.description ?? '',
-      ...inputOf(schema),
-      secret,
-      ...(secret ? {} : { value: row?.value ?? schema.default }),
-      isSet: secret ? Boolean(row && !row.isDefault && row.value !== '' && row.value !== null) : !row?.isDefault,
-    };
-  };
+  const field = (key: string, schema: SettingSchema): SettingField => fieldOf(key, schema, rows.get(key));
   const byKey = new Map(declared.map((d) => [d.key, d]));
   const sections: SettingsSection[] = [];
   const placed = new Set<string>();
@@ -140,19 +144,57 @@ export async function settingsSections(options: OptionsStore, plugins: PluginMan
   return sections;
 }
 
-/** `billing_get_settings` and `billing_save_settings`: the Settings screen's two actions. */
-export function settingsAjaxActions(options: OptionsStore, plugins: PluginManager): AjaxAction[] {
+/**
+ * The sections a request may see: the Settings screen's (`bill_manage_settings`), or, with `screen`, the
+ * one section of a plugin's options screen (`optionsScreen`) under that screen's capability.
+ */
+async function sectionsFor(
+  req: AjaxRequest,
+  deps: { options: OptionsStore; plugins: PluginManager; identity: Identity; screens: AdminScreens },
+): Promise<SettingsSection[]> {
+  const slug = typeof req.params.screen === 'string' ? req.params.screen : '';
+  const forbidden = () => new BillingError('billing_forbidden', 'Sorry, you are not allowed to change these settings.');
+  if (!slug) {
+    if (!req.user || !(await deps.identity.userCan(req.user, MANAGE_SETTINGS))) throw forbidden();
+    return settingsSections(deps.options, deps.plugins);
+  }
+  const screen = deps.screens.get(slug);
+  if (!screen?.options) throw new BillingError('billing_rest_not_found', 'There is no such settings screen.');
+  if (!req.user || (screen.capability && !(await deps.identity.userCan(req.user, screen.capability)))) throw forbidden();
+  const all = new Map((await allFields(deps.options)).map((f) => [f.key, f]));
+  return [
+    { id: slug.replace(/\.php$/, ''), title: screen.title, fields: screen.options.flatMap((k) => (all.has(k) ? [all.get(k)!] : [])) },
+  ];
+}
+
+async function allFields(options: OptionsStore): Promise<SettingField[]> {
+  const rows = new Map((await options.list()).map((r) => [r.key, r]));
+  return options.declarations().map((d) => fieldOf(d.key, d.schema, rows.get(d.key)));
+}
+
+/** `billing_get_settings` and `billing_save_settings`: the Settings screen's two actions, and the plugins' options screens'. */
+export function settingsAjaxActions(deps: {
+  options: OptionsStore;
+  plugins: PluginManager;
+  identity: Identity;
+  screens: AdminScreens;
+}): AjaxAction[] {
+  const { options } = deps;
   return [
     {
       action: 'billing_get_settings',
-      capability: MANAGE_SETTINGS,
-      fields: {},
-      handler: async () => ({ sections: await settingsSections(options, plugins) }),
+      // checked in sectionsFor: bill_manage_settings, or the capability of the screen named
+      capability: null,
+      fields: { screen: 'optional: the slug of a plugin options screen' },
+      handler: async (req) => ({ sections: await sectionsFor(req, deps) }),
     },
     {
       action: 'billing_save_settings',
-      capability: MANAGE_SETTINGS,
-      fields: { settings: 'JSON object {option: value} of the options shown on the Settings screen; a secret left empty is kept' },
+      capability: null,
+      fields: {
+        settings: 'JSON object {option: value} of the options shown on the Settings screen; a secret left empty is kept',
+        screen: 'optional: the slug of a plugin options screen',
+      },
       handler: async (req) => {
         let input: unknown = req.params.settings;
         if (typeof input === 'string') {
@@ -167,7 +209,7 @@ export function settingsAjaxActions(options: OptionsStore, plugins: PluginManage
             params: { settings: 'settings must be an object.' },
           });
         }
-        const shown = new Map((await settingsSections(options, plugins)).flatMap((s) => s.fields.map((f) => [f.key, f] as const)));
+        const shown = new Map((await sectionsFor(req, deps)).flatMap((s) => s.fields.map((f) => [f.key, f] as const)));
         const changes: Array<[string, unknown]> = [];
         const params: Record<string, string> = {};
         for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
@@ -190,7 +232,7 @@ export function settingsAjaxActions(options: OptionsStore, plugins: PluginManage
           throw new BillingError('rest_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, { params });
         }
         for (const [key, value] of changes) await options.set(key as never, value as never, req.actor);
-        return { saved: changes.map(([k]) => k), sections: await settingsSections(options, plugins) };
+        return { saved: changes.map(([k]) => k), sections: await sectionsFor(req, deps) };
       },
     },
   ];

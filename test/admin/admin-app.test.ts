@@ -244,8 +244,8 @@ suite('the admin app in Chromium', () => {
     expect(await page.content()).not.toContain('sk_live_do_not_echo');
     await secret.fill('sk_live_rotated');
     await page.getByRole('button', { name: 'Save settings' }).click();
+    expect(await eventually(async () => (await k.options.get('example_gateway_secret' as never)) === 'sk_live_rotated')).toBe(true);
     await page.getByText('Settings saved.').waitFor();
-    expect(await k.options.get('example_gateway_secret' as never)).toBe('sk_live_rotated');
     expect(answers.join('\n')).not.toMatch(/sk_live_/);
     await page.screenshot({ path: `${SHOTS}/settings-plugin-section.png` });
 
@@ -267,6 +267,37 @@ suite('the admin app in Chromium', () => {
     await again.page.getByRole('group', { name: 'Company' }).waitFor();
     expect(await again.page.getByRole('group', { name: 'Example Pay' }).count()).toBe(0);
     await again.close();
+  });
+
+  it("shows a plugin's options screen declared as data, under its capability, and removes it with the plugin", async () => {
+    await k.plugins.activate('relay-settings', CLI);
+    await k.options.set('relay_token' as never, 'tok_secret_value' as never, CLI);
+    const { page, problems, close } = await signedIn('ops');
+    expect(await menuLinks(page)).toContain('Relay');
+    await open(page, 'relay.php');
+    await page.getByText('Events are relayed to this address.').waitFor();
+    await page.getByLabel('Relay URL').fill('https://relay.example/in');
+    await page.getByLabel('Retries').fill('5');
+    expect(await page.getByLabel('Relay token').inputValue()).toBe('');
+    expect(await page.content()).not.toContain('tok_secret_value');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+    expect(await k.options.get('relay_url' as never)).toBe('https://relay.example/in');
+    expect(await k.options.get('relay_retries' as never)).toBe(5);
+    expect(await k.options.get('relay_token' as never)).toBe('tok_secret_value');
+    await page.screenshot({ path: `${SHOTS}/plugin-options-screen.png` });
+    expect(problems).toEqual([]);
+
+    // a viewer lacks the plugin's capability: no link, 403
+    const viewer = await signedIn('auditor');
+    expect(await menuLinks(viewer.page)).not.toContain('Relay');
+    expect((await viewer.page.goto(`${k.url}/wp-admin/relay.php`))!.status()).toBe(403);
+    await viewer.close();
+
+    await k.plugins.deactivate('relay-settings', CLI);
+    expect((await page.goto(`${k.url}/wp-admin/relay.php`))!.status()).toBe(404);
+    expect(await menuLinks(page)).not.toContain('Relay');
+    await close();
   });
 
   it('draws the report chart with its totals', async () => {

@@ -16,6 +16,7 @@ const SCREENS: Record<string, (p: { props: Props }) => any> = {
   clients: Clients,
   reports: Reports,
   settings: Settings,
+  options: Settings,
   audit: AuditLog,
 };
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ajax, ApiError, rest, restPage, type Page } from './api.ts';
+import { ajax, ApiError, restPage, type Page } from './api.ts';
 import { customerName, type Doc } from './documents.tsx';
 import { Busy, can, Field, money, Notice, Pager, StatusBadge, type Props } from './ui.tsx';
 
@@ -570,14 +570,16 @@ interface SettingField {
   isSet: boolean;
 }
 
-export function Settings(_: { props: Props }) {
+/** The Settings screen; with `props.slug`, a plugin's options screen (one section, the plugin's capability). */
+export function Settings({ props }: { props: Props & { slug?: string; description?: string } }) {
+  const screen = props.slug ? { screen: props.slug } : {};
   const [sections, setSections] = useState<Array<{ id: string; title: string; fields: SettingField[] }> | null>(null);
   const [changes, setChanges] = useState<Record<string, unknown>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    ajax<{ sections: typeof sections }>('billing_get_settings').then(
+    ajax<{ sections: typeof sections }>('billing_get_settings', screen).then(
       (d) => setSections(d.sections),
       (e: ApiError) => setNotice({ kind: 'error', text: e.message }),
     );
@@ -595,9 +597,13 @@ export function Settings(_: { props: Props }) {
   async function save(e: Event) {
     e.preventDefault();
     setBusy(true);
+    setNotice(null);
     setErrors({});
     try {
-      const r = await ajax<{ saved: string[]; sections: typeof sections }>('billing_save_settings', { settings: JSON.stringify(changes) });
+      const r = await ajax<{ saved: string[]; sections: typeof sections }>('billing_save_settings', {
+        ...screen,
+        settings: JSON.stringify(changes),
+      });
       setSections(r.sections);
       setChanges({});
       setNotice({ kind: 'ok', text: r.saved.length ? 'Settings saved.' : 'Nothing to save: no setting was changed.' });
@@ -616,11 +622,14 @@ export function Settings(_: { props: Props }) {
   if (!sections) return notice ? <Notice kind={notice.kind}>{notice.text}</Notice> : <Busy text="Loading…" />;
   return (
     <form class="billing-settings" onSubmit={save} noValidate>
-      <div role="navigation" aria-label="Sections" class="billing-section-nav">
-        {sections.map((s) => (
-          <a href={`#section-${s.id}`}>{s.title}</a>
-        ))}
-      </div>
+      {props.description && <p class="billing-sub">{props.description}</p>}
+      {sections.length > 1 && (
+        <div role="navigation" aria-label="Sections" class="billing-section-nav">
+          {sections.map((s) => (
+            <a href={`#section-${s.id}`}>{s.title}</a>
+          ))}
+        </div>
+      )}
       {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
       {sections.map((s) => (
         <fieldset id={`section-${s.id}`}>
