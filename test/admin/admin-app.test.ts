@@ -300,6 +300,45 @@ suite('the admin app in Chromium', () => {
     await close();
   });
 
+  it('creates and edits a client, then quotes it with the same builder', async () => {
+    const { page, problems, close } = await signedIn('ops');
+    await open(page, 'clients.php');
+    await page.getByRole('button', { name: 'New client' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Globex Corporation');
+    await page.getByLabel('E-mail').fill('ap@globex.example');
+    await page.getByLabel('Company').fill('Globex');
+    await page.getByLabel('Country (2 letters)').fill('de');
+    await page.getByLabel('VAT number').fill('DE123456789');
+    await page.getByRole('button', { name: 'Save client' }).click();
+    await page.getByText('Client Globex Corporation saved.').waitFor();
+    await page.getByRole('button', { name: 'Edit Globex Corporation' }).click();
+    await page.getByLabel('Company').fill('Globex GmbH');
+    await page.getByRole('button', { name: 'Save client' }).click();
+    await page.getByRole('cell', { name: 'Globex GmbH' }).waitFor();
+    const globex = (await k.api.clients.list({ page: 1, per_page: 10, search: 'globex' })).items[0]!;
+    expect(globex.company).toBe('Globex GmbH');
+    expect(globex.country).toBe('DE');
+    await page.screenshot({ path: `${SHOTS}/clients.png` });
+
+    await open(page, 'quote.php');
+    await page.getByLabel('Find a client').fill('globex');
+    await page.getByRole('button', { name: /Choose Globex Corporation/ }).click();
+    await page.getByLabel('Title').fill('Support retainer');
+    await page.getByLabel('Item 1 name').fill('Support hours');
+    await page.getByLabel('Item 1 quantity').fill('10');
+    await page.getByLabel('Item 1 price').fill('85');
+    await page.waitForFunction(() => document.querySelector('[data-total="total"]')?.textContent === '$850.00');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForURL(/quote\.php\?id=\d+/);
+    const id = Number(new URL(page.url()).searchParams.get('id'));
+    const quote = await restGet(page, `/quotes/${id}`);
+    expect(quote.totals.total).toBe(850);
+    expect(quote.client_id).toBe(globex.id);
+    await page.screenshot({ path: `${SHOTS}/quote.png` });
+    expect(problems).toEqual([]);
+    await close();
+  });
+
   it('draws the report chart with its totals', async () => {
     const { page, problems, close } = await signedIn('ops');
     await open(page, 'reports.php');
