@@ -162,8 +162,9 @@ suite('the admin app in Chromium', () => {
     expect((await restGet(page, `/invoices/${id}`)).totals.credited).toBe(50);
     await page.screenshot({ path: `${SHOTS}/invoice-issued.png` });
 
-    // a server validation error is shown next to its field
+    // a server validation error is shown next to its field; unsaved work is guarded against leaving
     await open(page, 'invoice.php');
+    await page.getByRole('heading', { name: 'New invoice' }).waitFor();
     await page.getByLabel('Customer name').fill('Nobody');
     await page.getByLabel('Customer e-mail').fill('not an address');
     await page.getByLabel('Item 1 name').fill('Thing');
@@ -171,6 +172,11 @@ suite('the admin app in Chromium', () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.locator('#b-customer_email-error').waitFor();
     expect(await page.locator('#b-customer_email-error').textContent()).toMatch(/email/i);
+    const asked = new Promise<string>((res) => page.once('dialog', (d) => (res(d.type()), void d.accept())));
+    const closed = new Promise((res) => page.once('close', res));
+    await page.close({ runBeforeUnload: true });
+    expect(await asked).toBe('beforeunload');
+    await closed;
     // the one refused request is the invalid save
     expect(problems).toEqual(['HTTP 400: POST /wp-admin/admin-ajax.php']);
     await close();

@@ -76,8 +76,9 @@ function toInput(s: State, kind: Kind, forPreview = false): Record<string, unkno
     }));
   const out: Record<string, unknown> = { items, title: s.title, notes: s.notes, terms: s.terms, currency: s.currency.trim().toUpperCase() };
   if (s.client_id) out.client_id = s.client_id;
-  if (s.customer_name.trim()) out.customer_name = s.customer_name.trim();
-  if (s.customer_email.trim()) out.customer_email = s.customer_email.trim();
+  // name and e-mail change no total: a half-typed address must not stop the live totals
+  if (!forPreview && s.customer_name.trim()) out.customer_name = s.customer_name.trim();
+  if (!forPreview && s.customer_email.trim()) out.customer_email = s.customer_email.trim();
   if (s.issue_date) out.issue_date = s.issue_date;
   if (s.due_date) out[kind === 'invoice' ? 'due_date' : 'expiry_date'] = s.due_date;
   if (s.discount_type && s.discount_value.trim()) out.discount = { type: s.discount_type, value: s.discount_value.trim() };
@@ -134,6 +135,13 @@ export function Builder({ props, kind }: { props: Props; kind: Kind }) {
       .catch((e: ApiError) => setNotice({ kind: 'error', text: e.message }))
       .finally(() => setLoading(false));
   }, []);
+
+  useEffect(() => {
+    const title = doc ? `${Kind} ${doc.number}` : `New ${kind}`;
+    const h1 = document.querySelector('main h1');
+    if (h1) h1.textContent = title;
+    document.title = document.title.replace(/^[^‹]*/, `${title} `);
+  }, [doc?.number]);
 
   // unsaved changes are not lost by an accidental navigation
   useEffect(() => {
