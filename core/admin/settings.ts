@@ -145,26 +145,28 @@ export async function settingsSections(options: OptionsStore, plugins: PluginMan
 }
 
 /**
- * The sections a request may see: the Settings screen's (`bill_manage_settings`), or, with `screen`, the
- * one section of a plugin's options screen (`optionsScreen`) under that screen's capability.
+ * The one section of a plugin's options screen (`optionsScreen`): its options, under that screen's
+ * capability. A screen that is not an options screen (or none) is 404; a user without its capability 403.
  */
-async function sectionsFor(
-  req: AjaxRequest,
-  deps: { options: OptionsStore; plugins: PluginManager; identity: Identity; screens: AdminScreens },
-): Promise<SettingsSection[]> {
+async function screenSections(req: AjaxRequest, deps: SettingsDeps): Promise<SettingsSection[]> {
   const slug = typeof req.params.screen === 'string' ? req.params.screen : '';
-  const forbidden = () => new BillingError('billing_forbidden', 'Sorry, you are not allowed to change these settings.');
-  if (!slug) {
-    if (!req.user || !(await deps.identity.userCan(req.user, MANAGE_SETTINGS))) throw forbidden();
-    return settingsSections(deps.options, deps.plugins);
-  }
+  if (!slug) throw new BillingError('rest_missing_callback_param', 'Missing parameter(s): screen', { params: ['screen'] });
   const screen = deps.screens.get(slug);
   if (!screen?.options) throw new BillingError('billing_rest_not_found', 'There is no such settings screen.');
-  if (!req.user || (screen.capability && !(await deps.identity.userCan(req.user, screen.capability)))) throw forbidden();
+  if (!req.user || (screen.capability && !(await deps.identity.userCan(req.user, screen.capability)))) {
+    throw new BillingError('billing_forbidden', 'Sorry, you are not allowed to change these settings.');
+  }
   const all = new Map((await allFields(deps.options)).map((f) => [f.key, f]));
   return [
     { id: slug.replace(/\.php$/, ''), title: screen.title, fields: screen.options.flatMap((k) => (all.has(k) ? [all.get(k)!] : [])) },
   ];
+}
+
+interface SettingsDeps {
+  options: OptionsStore;
+  plugins: PluginManager;
+  identity: Identity;
+  screens: AdminScreens;
 }
 
 async function allFields(options: OptionsStore): Promise<SettingField[]> {
@@ -172,68 +174,72 @@ async function allFields(options: OptionsStore): Promise<SettingField[]> {
   return options.declarations().map((d) => fieldOf(d.key, d.schema, rows.get(d.key)));
 }
 
-/** `billing_get_settings` and `billing_save_settings`: the Settings screen's two actions, and the plugins' options screens'. */
-export function settingsAjaxActions(deps: {
-  options: OptionsStore;
-  plugins: PluginManager;
-  identity: Identity;
-  screens: AdminScreens;
-}): AjaxAction[] {
-  const { options } = deps;
+/**
+ * `billing_get_settings` / `billing_save_settings` (the Settings screen, `bill_manage_settings`) and
+ * `billing_get_screen_options` / `billing_save_screen_options` (a plugin's options screen, under the
+ * capability that screen declares: checked in the handler, since it depends on the `screen` field).
+ */
+export function settingsAjaxActions(deps: SettingsDeps): AjaxAction[] {
+  const all = async () => settingsSections(deps.options, deps.plugins);
+  const screen = (req: AjaxRequest) => screenSections(req, deps);
+  const SAVE_FIELD = 'JSON object {option: value} of options the screen shows; a secret sent empty is kept';
   return [
-    {
-      action: 'billing_get_settings',
-      // checked in sectionsFor: bill_manage_settings, or the capability of the screen named
-      capability: null,
-      fields: { screen: 'optional: the slug of a plugin options screen' },
-      handler: async (req) => ({ sections: await sectionsFor(req, deps) }),
-    },
+    { action: 'billing_get_settings', capability: MANAGE_SETTINGS, fields: {}, handler: async () => ({ sections: await all() }) },
     {
       action: 'billing_save_settings',
+      capability: MANAGE_SETTINGS,
+      fields: { settings: SAVE_FIELD },
+      handler: async (req) => save(req, deps.options, all),
+    },
+    {
+      action: 'billing_get_screen_options',
       capability: null,
-      fields: {
-        settings: 'JSON object {option: value} of the options shown on the Settings screen; a secret left empty is kept',
-        screen: 'optional: the slug of a plugin options screen',
-      },
-      handler: async (req) => {
-        let input: unknown = req.params.settings;
-        if (typeof input === 'string') {
-          try {
-            input = JSON.parse(input);
-          } catch {
-            throw new BillingError('rest_invalid_json', 'settings is not valid JSON.');
-          }
-        }
-        if (!input || typeof input !== 'object' || Array.isArray(input)) {
-          throw new BillingError('rest_invalid_param', 'settings must be an object.', {
-            params: { settings: 'settings must be an object.' },
-          });
-        }
-        const shown = new Map((await sectionsFor(req, deps)).flatMap((s) => s.fields.map((f) => [f.key, f] as const)));
-        const changes: Array<[string, unknown]> = [];
-        const params: Record<string, string> = {};
-        for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
-          const f = shown.get(key);
-          if (!f) {
-            params[key] = `${key} is not a setting of this screen.`;
-            continue;
-          }
-          // a write-only secret left blank keeps its value
-          if (f.secret && (value === '' || value === null || value === undefined)) continue;
-          try {
-            options.check(key, value);
-            changes.push([key, value]);
-          } catch (e) {
-            params[key] = e instanceof Error ? e.message : String(e);
-          }
-        }
-        // one bad field changes nothing
-        if (Object.keys(params).length) {
-          throw new BillingError('rest_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, { params });
-        }
-        for (const [key, value] of changes) await options.set(key as never, value as never, req.actor);
-        return { saved: changes.map(([k]) => k), sections: await sectionsFor(req, deps) };
-      },
+      fields: { screen: 'the slug of a plugin options screen' },
+      handler: async (req) => ({ sections: await screen(req) }),
+    },
+    {
+      action: 'billing_save_screen_options',
+      capability: null,
+      fields: { screen: 'the slug of a plugin options screen', settings: SAVE_FIELD },
+      handler: async (req) => save(req, deps.options, () => screen(req)),
     },
   ];
+}
+
+/** Checks every changed option against its schema first: one bad field changes nothing. */
+async function save(req: AjaxRequest, options: OptionsStore, sections: () => Promise<SettingsSection[]>) {
+  const shown = new Map((await sections()).flatMap((s) => s.fields.map((f) => [f.key, f] as const)));
+  let input: unknown = req.params.settings;
+  if (typeof input === 'string') {
+    try {
+      input = JSON.parse(input);
+    } catch {
+      throw new BillingError('rest_invalid_json', 'settings is not valid JSON.');
+    }
+  }
+  if (!input || typeof input !== 'object' || Array.isArray(input)) {
+    throw new BillingError('rest_invalid_param', 'settings must be an object.', { params: { settings: 'settings must be an object.' } });
+  }
+  const changes: Array<[string, unknown]> = [];
+  const params: Record<string, string> = {};
+  for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
+    const f = shown.get(key);
+    if (!f) {
+      params[key] = `${key} is not a setting of this screen.`;
+      continue;
+    }
+    // a write-only secret left blank keeps its value
+    if (f.secret && (value === '' || value === null || value === undefined)) continue;
+    try {
+      options.check(key, value);
+      changes.push([key, value]);
+    } catch (e) {
+      params[key] = e instanceof Error ? e.message : String(e);
+    }
+  }
+  if (Object.keys(params).length) {
+    throw new BillingError('rest_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, { params });
+  }
+  for (const [key, value] of changes) await options.set(key as never, value as never, req.actor);
+  return { saved: changes.map(([k]) => k), sections: await sections() };
 }

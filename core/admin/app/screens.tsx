@@ -579,7 +579,7 @@ export function Settings({ props }: { props: Props & { slug?: string; descriptio
   const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    ajax<{ sections: typeof sections }>('billing_get_settings', screen).then(
+    ajax<{ sections: typeof sections }>(props.slug ? 'billing_get_screen_options' : 'billing_get_settings', screen).then(
       (d) => setSections(d.sections),
       (e: ApiError) => setNotice({ kind: 'error', text: e.message }),
     );
@@ -600,10 +600,13 @@ export function Settings({ props }: { props: Props & { slug?: string; descriptio
     setNotice(null);
     setErrors({});
     try {
-      const r = await ajax<{ saved: string[]; sections: typeof sections }>('billing_save_settings', {
-        ...screen,
-        settings: JSON.stringify(changes),
-      });
+      const r = await ajax<{ saved: string[]; sections: typeof sections }>(
+        props.slug ? 'billing_save_screen_options' : 'billing_save_settings',
+        {
+          ...screen,
+          settings: JSON.stringify(changes),
+        },
+      );
       setSections(r.sections);
       setChanges({});
       setNotice({ kind: 'ok', text: r.saved.length ? 'Settings saved.' : 'Nothing to save: no setting was changed.' });
