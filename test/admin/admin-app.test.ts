@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -12,7 +12,8 @@ import { bootKernel, eventually } from '../helpers/kernel.ts';
 import { TestSmtp } from '../mail/test-smtp.ts';
 
 const suite = browserAvailable ? describe : describe.skip;
-const SHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
+// written on every run; docs/screenshots/ keeps the committed copies (refresh them by copying these)
+const SHOTS = resolve(import.meta.dirname, '../../test-output/screenshots');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'long enough password';
 
@@ -76,6 +77,7 @@ async function menuLinks(page: Page): Promise<string[]> {
 
 suite('the admin app in Chromium', () => {
   beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
     db = await freshDatabase();
     smtp = await new TestSmtp().start();
     k = await bootKernel(db.url, { config: { smtpUrl: smtp.url } });
