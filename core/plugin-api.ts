@@ -18,6 +18,7 @@ export type { AjaxAction, AjaxRequest } from './http/ajax/ajax-action.ts';
 export type { JobDefinition, JobRun } from './jobs/scheduler.ts';
 export type { OutboxItem, QueueDefinition } from './outbox/outbox.ts';
 export type { AdminScreen, ScreenContext } from './admin/screens.ts';
+export { optionsScreen, type OptionsScreenDeclaration } from './admin/app-screens.ts';
 export { html, raw, type Html } from './http/html.ts';
 export type {
   CheckoutRequest,

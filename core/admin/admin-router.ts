@@ -11,6 +11,7 @@ import { html } from '../http/html.ts';
 import { textProblem } from '../validation/text.ts';
 import { ADMIN_SCRIPT_PATH, loginPage, messagePage, shell } from './layout.ts';
 import type { AdminScreens } from './screens.ts';
+import { assetBytes, assetExists, type AdminManifest } from './build.ts';
 
 const SCREEN_SLUG = /^[a-z0-9-]+\.php$/;
 
@@ -23,9 +24,11 @@ export interface AdminRouterDeps {
   options: OptionsStore;
   config: Config;
   screens: AdminScreens;
+  /** The browser app's bundle (file names carry their content hash); null before it is built. */
+  assets?: () => AdminManifest | null;
 }
 
-export function adminRouter({ identity, options, config, screens }: AdminRouterDeps): Router {
+export function adminRouter({ identity, options, config, screens, assets }: AdminRouterDeps): Router {
   const router = express.Router({ strict: true });
   const siteName = () => options.get('company_name');
 
@@ -94,6 +97,17 @@ export function adminRouter({ identity, options, config, screens }: AdminRouterD
     res.status(200).type('text/javascript; charset=UTF-8').end(ADMIN_SCRIPT);
   });
 
+  // content-hashed names: a file never changes under its name, so browsers keep it for a year
+  router.get('/wp-admin/assets/:file', (req, res) => {
+    const file = req.params.file;
+    if (!assetExists(file)) return res.status(404).type('text/plain').end('Not Found');
+    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    res
+      .status(200)
+      .type(file.endsWith('.js') ? 'text/javascript; charset=UTF-8' : 'text/css; charset=UTF-8')
+      .end(assetBytes(file));
+  });
+
   router.get('/wp-admin', (_req, res) => res.redirect(301, '/wp-admin/'));
   router.get(['/wp-admin/', '/wp-admin/:slug'], async (req, res) => {
     const slug = typeof req.params.slug === 'string' ? req.params.slug : 'index.php';
@@ -119,20 +133,26 @@ export function adminRouter({ identity, options, config, screens }: AdminRouterD
     const can = (cap: string) => identity.userCan(user, cap);
     const adminNonce = identity.createNonce(NONCE_ADMIN, user);
     const restNonce = identity.createNonce(NONCE_REST, user);
-    const body = await screen.render({ user, adminNonce, restNonce, query: req.query as Record<string, unknown>, can });
+    // the screen and the shell's own lookups at once: each is a round trip to the database at most
+    const [body, profile, site] = await Promise.all([
+      screen.render({ user, adminNonce, restNonce, query: req.query as Record<string, unknown>, can }),
+      identity.users.byId(user.id),
+      siteName(),
+    ]);
     const menu = [];
     for (const s of screens.ordered()) {
+      if (s.hidden) continue;
       if (!s.capability || (await can(s.capability))) {
-        menu.push({ href: s.slug === 'index.php' ? '/wp-admin/' : `/wp-admin/${s.slug}`, title: s.title, current: s.slug === screen.slug });
+        const current = s.slug === screen.slug || s.slug === screen.parent;
+        menu.push({ href: s.slug === 'index.php' ? '/wp-admin/' : `/wp-admin/${s.slug}`, title: s.title, current });
       }
     }
-    const profile = await identity.users.byId(user.id);
     sendHtml(
       res,
       200,
       shell({
         title: screen.title,
-        siteName: await siteName(),
+        siteName: site,
         userName: profile?.display_name ?? user.login,
         adminNonce,
         restNonce,
@@ -140,6 +160,7 @@ export function adminRouter({ identity, options, config, screens }: AdminRouterD
         logoutUrl: logoutUrl(identity, user),
         menu,
         body,
+        assets: assets?.() ?? null,
       }),
     );
   });

@@ -1,24 +1,46 @@
 import { defineModule } from '../modules/define-module.ts';
 import { adminRouter } from './admin-router.ts';
-import { dashboardScreen } from './dashboard-screen.ts';
+import { appScreen, CORE_APP_SCREENS } from './app-screens.ts';
+import { ensureAdminBuilt, type AdminManifest } from './build.ts';
 import { pluginAjaxActions, pluginsScreen } from './plugins-screen.ts';
 import { AdminScreens } from './screens.ts';
+import { settingsAjaxActions } from './settings.ts';
+import { clientSaveAction } from './client-actions.ts';
 
 export interface AdminServices {
   /** Every loaded unit's screens (they declare them as `screens`). */
   screens: AdminScreens;
+  /** The browser app's bundle, once built or found current at start. */
+  assets: { manifest: AdminManifest | null };
 }
 
 /**
  * The admin area (contract §3, §10): `/wp-login.php`, the `/wp-admin/` shell with the screens every
- * unit declares (its sink takes them), the Dashboard and the Plugins screen.
+ * unit declares (its sink takes them), the browser app's screens (Dashboard, Invoices, Quotes, Payments,
+ * Clients, Reports, Settings, Audit log) and the Plugins screen.
  */
 export const adminModule = defineModule({
   name: 'admin',
   requires: ['identity', 'plugins'],
-  services: (): AdminServices => ({ screens: new AdminScreens() }),
+  services: (): AdminServices => ({ screens: new AdminScreens(), assets: { manifest: null } }),
   sinks: (ctx) => [ctx.self.screens.sink()],
-  routers: (ctx) => [adminRouter({ identity: ctx.use.identity, options: ctx.options, config: ctx.config, screens: ctx.self.screens })],
-  screens: (ctx) => [dashboardScreen(ctx.use.identity, ctx.config), pluginsScreen(ctx.use.plugins)],
-  ajax: (ctx) => pluginAjaxActions(ctx.use.plugins),
+  // a fresh clone, or sources changed since the last build: the bundle is made before anything is served
+  init: async (ctx) => {
+    ctx.self.assets.manifest = await ensureAdminBuilt();
+  },
+  routers: (ctx) => [
+    adminRouter({
+      identity: ctx.use.identity,
+      options: ctx.options,
+      config: ctx.config,
+      screens: ctx.self.screens,
+      assets: () => ctx.self.assets.manifest,
+    }),
+  ],
+  screens: (ctx) => [...CORE_APP_SCREENS.map((s) => appScreen(s, ctx.options)), pluginsScreen(ctx.use.plugins)],
+  ajax: (ctx) => [
+    ...pluginAjaxActions(ctx.use.plugins),
+    ...settingsAjaxActions({ options: ctx.options, plugins: ctx.use.plugins, identity: ctx.use.identity, screens: ctx.self.screens }),
+    clientSaveAction(ctx.use.identity),
+  ],
 });

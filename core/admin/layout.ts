@@ -31,6 +31,8 @@ export interface ShellPage {
   logoutUrl: string;
   menu: Array<{ href: string; title: string; current: boolean }>;
   body: Html;
+  /** The app's script and stylesheet (under /wp-admin/assets/), when built. */
+  assets?: { js: string; css: string } | null;
 }
 
 /**
@@ -43,6 +45,7 @@ export function shell(p: ShellPage): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <meta name="billing-admin-nonce" content="${p.adminNonce}">
 <meta name="billing-rest-nonce" content="${p.restNonce}">
 <meta name="billing-rest-root" content="${p.restRoot}">
@@ -50,13 +53,20 @@ export function shell(p: ShellPage): string {
 <title>${p.title} ‹ ${p.siteName}</title>
 ${STYLE}
 <script src="${ADMIN_SCRIPT_PATH}" defer></script>
+${
+  p.assets
+    ? html`<link rel="stylesheet" href="/wp-admin/assets/${p.assets.css}">
+<script type="module" src="/wp-admin/assets/${p.assets.js}"></script>`
+    : ''
+}
 </head>
 <body>
+<a class="skip-link" href="#billing-main">Skip to content</a>
 <header><strong>${p.siteName}</strong><span>Howdy, ${p.userName} · <a id="billing-logout" href="${p.logoutUrl}">Log Out</a></span></header>
 <div class="layout">
-<nav aria-label="Main menu"><ul>
+<nav aria-label="Main menu" id="billing-menu"><ul>
 ${p.menu.map((m) => html`<li><a href="${m.href}"${m.current ? raw(' aria-current="page"') : ''}>${m.title}</a></li>\n`)}</ul></nav>
-<main>
+<main id="billing-main" tabindex="-1">
 <h1>${p.title}</h1>
 <p id="billing-notice" role="alert" hidden></p>
 ${p.body}

@@ -31,6 +31,14 @@ export interface AdminScreen {
   order: number;
   /** Null: any signed-in user. */
   capability: string | null;
+  /** Left out of the menu (a builder opened from its list); the menu marks `parent` as current instead. */
+  hidden?: boolean;
+  parent?: string;
+  /**
+   * The options this screen edits, when it is a settings screen declared as data (`optionsScreen`): the
+   * Settings actions let whoever holds the screen's capability read and change these, and only these.
+   */
+  options?: readonly string[];
   render(ctx: ScreenContext): Promise<Html>;
 }
 

@@ -32,7 +32,7 @@ export interface CreateContext {
 }
 
 /** Columns written when a document is created or its builder state saved (the totals under their column names). */
-interface PreparedDocument extends StoredTotals {
+export interface PreparedDocument extends StoredTotals {
   title: string;
   currency: CurrencyCode;
   issue_date: string;
@@ -203,6 +203,14 @@ export class DocumentService {
     const renumbered = input.number && input.number !== doc.number ? { number: { from: doc.number, to: input.number } } : undefined;
     await audit(tx, actor, { action: `${this.kind}.update`, objectType: this.kind, objectId: doc.id, details: renumbered });
     return documentFromRow(rows[0]!);
+  }
+
+  /**
+   * What saving `input` would compute (customer, tax treatment, exact totals) without saving anything:
+   * the builder's live totals are the server's own, never a second rounding rule in the browser.
+   */
+  async preview(input: DocumentInput): Promise<PreparedDocument> {
+    return this.db.transaction((tx) => this.prepare(input, tx));
   }
 
   /**

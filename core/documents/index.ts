@@ -11,6 +11,7 @@ import { clientRoutes } from './clients/client-routes.ts';
 import { ClientService } from './clients/client-service.ts';
 import { documentCommands } from './document-commands.ts';
 import { documentRoutes } from './document-routes.ts';
+import { previewAjaxActions } from './preview-ajax.ts';
 import { invoiceAjaxActions } from './invoice-ajax.ts';
 import { InvoiceService } from './invoice-service.ts';
 import { DOCUMENT_MIGRATIONS } from './migrations.ts';
@@ -49,7 +50,12 @@ export const documentsModule = defineModule({
     return { invoices, quotes: new QuoteService(ctx, invoices), clients: new ClientService(ctx), pdfs };
   },
   rest: (ctx) => [...documentRoutes(context(ctx)), ...clientRoutes(context(ctx))],
-  ajax: (ctx) => [...invoiceAjaxActions(context(ctx)), ...quoteAjaxActions(context(ctx)), ...clientAjaxActions(ctx.self)],
+  ajax: (ctx) => [
+    ...invoiceAjaxActions(context(ctx)),
+    ...quoteAjaxActions(context(ctx)),
+    ...clientAjaxActions(ctx.self),
+    ...previewAjaxActions(context(ctx)),
+  ],
   commands: (ctx) => documentCommands(ctx.self, ctx.config),
 });
 

@@ -108,12 +108,23 @@ export class OptionsStore {
     return out as Pick<OptionMap, K>;
   }
 
-  async set<K extends keyof OptionMap>(key: K, value: OptionMap[K], actor: Actor): Promise<void> {
+  /** Every declared option with its owner and schema (the Settings screen draws its fields from these). */
+  declarations(): Array<{ key: string; owner: string; schema: SettingSchema }> {
+    return [...this.declared].map(([key, d]) => ({ key, owner: d.owner, schema: d.schema }));
+  }
+
+  /** Throws `billing_invalid_option` when `value` does not fit the option's schema (what `set` checks first). */
+  check(key: string, value: unknown): void {
     const decl = this.require(key);
     const check = validator(decl.schema);
     if (!check(value)) throw new BillingError('billing_invalid_option', `${key} ${describeErrors(check.errors)}`, { key });
     const problem = textProblem(value, key);
     if (problem) throw new BillingError('billing_invalid_option', describeTextProblem(problem), { key });
+  }
+
+  async set<K extends keyof OptionMap>(key: K, value: OptionMap[K], actor: Actor): Promise<void> {
+    const decl = this.require(key);
+    this.check(key, value);
     await this.db.transaction(async (tx) => {
       const prior = await tx.query<{ value: unknown }>('select value from billing_options where key = $1 for update', [key]);
       await tx.query(

@@ -1,0 +1,77 @@
+/** The page's nonces and endpoints, from the meta tags every admin screen carries (contract §3). */
+function meta(name: string): string {
+  return document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? '';
+}
+
+/** A failure from the service, in words, with the per-field messages of `rest_invalid_param`. */
+export class ApiError extends Error {
+  readonly code: string;
+  readonly params: Record<string, string>;
+  constructor(code: string, message: string, params: Record<string, string> = {}) {
+    super(message);
+    this.code = code;
+    this.params = params;
+  }
+}
+
+function failure(body: any, status: number): ApiError {
+  const data = body?.data ?? {};
+  const params = data.params && !Array.isArray(data.params) ? (data.params as Record<string, string>) : {};
+  if (Array.isArray(data.params)) for (const p of data.params) params[p] = `${p} is required.`;
+  const message = body?.message ?? data.message ?? `The request failed (HTTP ${status}).`;
+  return new ApiError(body?.code ?? data.code ?? 'http_error', message, params);
+}
+
+/** An admin-ajax action with the page's `billing_admin` nonce; resolves to `data` or throws ApiError. */
+export async function ajax<T = any>(action: string, fields: Record<string, string | number | undefined> = {}): Promise<T> {
+  const body = new URLSearchParams({ action, _wpnonce: meta('billing-admin-nonce') });
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) body.set(k, String(v));
+  let res: Response;
+  try {
+    res = await fetch(meta('billing-ajax-url') || '/wp-admin/admin-ajax.php', { method: 'POST', body, credentials: 'same-origin' });
+  } catch {
+    throw new ApiError('network', 'The service could not be reached. Check the connection and try again.');
+  }
+  const text = await res.text();
+  if (text === '-1') throw new ApiError('expired', 'Your session has expired. Reload the page and sign in again.');
+  let json: any = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ApiError('http_error', `The request failed (HTTP ${res.status}).`);
+  }
+  if (json?.success) return json.data as T;
+  throw failure(json, res.status);
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  pages: number;
+}
+
+/** A REST call under /wp-json/billing/v1 with the page's `wp_rest` nonce. */
+export async function rest<T = any>(path: string, init: { method?: string; body?: unknown } = {}): Promise<{ data: T; headers: Headers }> {
+  const root = (meta('billing-rest-root') || '/wp-json/').replace(/^https?:\/\/[^/]+/, '');
+  let res: Response;
+  try {
+    res = await fetch(`${root}billing/v1${path}`, {
+      method: init.method ?? 'GET',
+      credentials: 'same-origin',
+      headers: { 'X-WP-Nonce': meta('billing-rest-nonce'), ...(init.body ? { 'Content-Type': 'application/json' } : {}) },
+      body: init.body ? JSON.stringify(init.body) : undefined,
+    });
+  } catch {
+    throw new ApiError('network', 'The service could not be reached. Check the connection and try again.');
+  }
+  const json = await res.json().catch(() => null);
+  if (!res.ok) throw failure(json, res.status);
+  return { data: json as T, headers: res.headers };
+}
+
+export async function restPage<T>(path: string, query: Record<string, string | number | undefined>): Promise<Page<T>> {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') q.set(k, String(v));
+  const { data, headers } = await rest<T[]>(`${path}?${q}`);
+  return { items: data, total: Number(headers.get('X-WP-Total') ?? data.length), pages: Number(headers.get('X-WP-TotalPages') ?? 1) };
+}

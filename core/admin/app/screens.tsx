@@ -1,0 +1,695 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ajax, ApiError, restPage, type Page } from './api.ts';
+import { customerName, type Doc } from './documents.tsx';
+import { Busy, can, Field, money, Notice, Pager, StatusBadge, type Props } from './ui.tsx';
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+interface Report {
+  labels: string[];
+  series: { invoiced: number[]; paid: number[]; outstanding: number[] };
+  totals: { invoiced: number; paid: number; outstanding: number };
+  currency: string;
+}
+
+interface Payment {
+  id: number;
+  invoice_id: number;
+  reference: string;
+  amount: number;
+  currency: string;
+  method: string;
+  status: string;
+  date: string;
+  refunded: number;
+  notes: string;
+}
+
+export function Dashboard({ props }: { props: Props }) {
+  const [figures, setFigures] = useState<{
+    outstanding: number;
+    paid: number;
+    overdue: number;
+    overdueCount: number;
+    currency: string;
+  } | null>(null);
+  const [invoices, setInvoices] = useState<Doc[] | null>(null);
+  const [payments, setPayments] = useState<Payment[] | null>(null);
+  const [error, setError] = useState('');
+  const billing = props.caps.some((c) => c.startsWith('bill_'));
+  useEffect(() => {
+    if (can(props, 'bill_view_reports') && can(props, 'bill_view_invoices')) {
+      const month = today().slice(0, 8) + '01';
+      Promise.all([
+        ajax<Report>('billing_get_report_data', { start: '2000-01-01', end: today(), group: 'month' }),
+        ajax<Report>('billing_get_report_data', { start: month, end: today(), group: 'month' }),
+        restPage<Doc>('/invoices', { overdue: 'true', per_page: 100 }),
+      ])
+        .then(([all, thisMonth, overdue]) =>
+          setFigures({
+            outstanding: all.totals.outstanding,
+            paid: thisMonth.totals.paid,
+            overdue:
+              overdue.items.filter((d) => d.currency === all.currency).reduce((s, d) => s + Math.round(d.totals.due * 1000), 0) / 1000,
+            overdueCount: overdue.total,
+            currency: all.currency,
+          }),
+        )
+        .catch((e: ApiError) => setError(e.message));
+    }
+    if (can(props, 'bill_view_invoices'))
+      restPage<Doc>('/invoices', { per_page: 5 }).then(
+        (p) => setInvoices(p.items),
+        () => {},
+      );
+    if (can(props, 'bill_view_payments'))
+      restPage<Payment>('/payments', { per_page: 5 }).then(
+        (p) => setPayments(p.items),
+        () => {},
+      );
+  }, []);
+  if (!billing) return <p>Welcome. Your account has no access to the billing screens; your invoices and quotes reach you by e-mail.</p>;
+  return (
+    <div class="billing-dashboard">
+      {error && <Notice kind="error">{error}</Notice>}
+      {figures && (
+        <div class="billing-cards">
+          <div class="billing-card">
+            <h2>Outstanding</h2>
+            <p class="billing-figure">{money(figures.outstanding, figures.currency)}</p>
+          </div>
+          <div class="billing-card">
+            <h2>Overdue</h2>
+            <p class="billing-figure">{money(figures.overdue, figures.currency)}</p>
+            <p class="billing-sub">{figures.overdueCount} invoices</p>
+          </div>
+          <div class="billing-card">
+            <h2>Paid this month</h2>
+            <p class="billing-figure">{money(figures.paid, figures.currency)}</p>
+          </div>
+        </div>
+      )}
+      <div class="billing-columns">
+        {invoices && (
+          <section>
+            <h2>Recent invoices</h2>
+            {invoices.length === 0 ? (
+              <p>No invoices yet. {can(props, 'bill_create_invoice') && <a href="/wp-admin/invoice.php">Create an invoice</a>}</p>
+            ) : (
+              <ul class="billing-recent">
+                {invoices.map((d) => (
+                  <li>
+                    <a href={`/wp-admin/invoice.php?id=${d.id}`}>{d.number}</a> {customerName(d)} · {money(d.totals.total, d.currency)}{' '}
+                    <StatusBadge status={d.status} overdue={d.overdue} />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        )}
+        {payments && (
+          <section>
+            <h2>Recent payments</h2>
+            {payments.length === 0 ? (
+              <p>No payments yet.</p>
+            ) : (
+              <ul class="billing-recent">
+                {payments.map((p) => (
+                  <li>
+                    {p.reference} · <a href={`/wp-admin/invoice.php?id=${p.invoice_id}`}>invoice #{p.invoice_id}</a> ·{' '}
+                    {money(p.amount, p.currency)} <StatusBadge status={p.status} />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export function Payments({ props }: { props: Props }) {
+  const [status, setStatus] = useState('');
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState<Page<Payment> | null>(null);
+  const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const [reload, setReload] = useState(0);
+  const [refund, setRefund] = useState<Payment | null>(null);
+  useEffect(() => {
+    restPage<Payment>('/payments', { page, per_page: 20, status }).then(setData, (e: ApiError) =>
+      setNotice({ kind: 'error', text: e.message }),
+    );
+  }, [page, status, reload]);
+  const act = async (work: () => Promise<unknown>, text: string) => {
+    try {
+      await work();
+      setNotice({ kind: 'ok', text });
+      setRefund(null);
+      setReload(reload + 1);
+    } catch (e) {
+      setNotice({ kind: 'error', text: e instanceof Error ? e.message : String(e) });
+    }
+  };
+  return (
+    <div>
+      <p class="billing-sub">Record a payment from its invoice (Invoices → the invoice → Record payment).</p>
+      <div class="billing-filters">
+        <label for="pay-status">Status</label>
+        <select
+          id="pay-status"
+          value={status}
+          onChange={(e) => {
+            setStatus((e.target as HTMLSelectElement).value);
+            setPage(1);
+          }}
+        >
+          <option value="">All statuses</option>
+          {['pending', 'completed', 'failed', 'refunded', 'cancelled'].map((s) => (
+            <option value={s}>{s}</option>
+          ))}
+        </select>
+      </div>
+      {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
+      {!data && <Busy text="Loading…" />}
+      {data && data.items.length === 0 && (
+        <p class="billing-empty">No payments {status ? `with status ${status}` : 'yet'}. Payments appear here when an invoice is paid.</p>
+      )}
+      {data && data.items.length > 0 && (
+        <div class="billing-table-wrap">
+          <table class="billing-table">
+            <thead>
+              <tr>
+                <th scope="col">Reference</th>
+                <th scope="col">Invoice</th>
+                <th scope="col">Date</th>
+                <th scope="col">Method</th>
+                <th scope="col">Status</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Refunded</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.items.map((p) => (
+                <tr>
+                  <td>{p.reference}</td>
+                  <td>
+                    <a href={`/wp-admin/invoice.php?id=${p.invoice_id}`}>#{p.invoice_id}</a>
+                  </td>
+                  <td>{p.date}</td>
+                  <td>{p.method.replace(/_/g, ' ')}</td>
+                  <td>
+                    <StatusBadge status={p.status} />
+                  </td>
+                  <td class="num">{money(p.amount, p.currency)}</td>
+                  <td class="num">{p.refunded ? money(p.refunded, p.currency) : ''}</td>
+                  <td>
+                    {p.status === 'pending' && can(props, 'bill_record_payment') && (
+                      <button
+                        type="button"
+                        onClick={() => act(() => ajax('billing_complete_payment', { payment_id: p.id }), `${p.reference} is completed.`)}
+                      >
+                        Mark {p.reference} received
+                      </button>
+                    )}
+                    {p.status === 'completed' && can(props, 'bill_refund_payment') && (
+                      <button type="button" onClick={() => setRefund(p)}>
+                        Refund {p.reference}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {data && <Pager page={page} pages={data.pages} total={data.total} onPage={setPage} />}
+      {refund && <RefundForm payment={refund} onDone={act} />}
+    </div>
+  );
+}
+
+function RefundForm({ payment, onDone }: { payment: Payment; onDone: (w: () => Promise<unknown>, text: string) => void }) {
+  const [amount, setAmount] = useState(String(Math.round((payment.amount - payment.refunded) * 1000) / 1000));
+  const [reason, setReason] = useState('');
+  return (
+    <form
+      class="billing-panel"
+      aria-label={`Refund ${payment.reference}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        onDone(
+          () => ajax('billing_refund_payment', { payment_id: payment.id, amount, reason }),
+          `Refund of ${money(amount, payment.currency)} recorded.`,
+        );
+      }}
+    >
+      <h2>Refund {payment.reference}</h2>
+      <Field id="r-amount" label={`Refund amount (${payment.currency})`}>
+        <input id="r-amount" inputMode="decimal" value={amount} onInput={(e) => setAmount((e.target as HTMLInputElement).value)} />
+      </Field>
+      <Field id="r-reason" label="Reason">
+        <input id="r-reason" required value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} />
+      </Field>
+      <button type="submit" class="button-primary">
+        Refund
+      </button>
+    </form>
+  );
+}
+
+interface Client {
+  id: number;
+  name: string;
+  email: string;
+  company: string;
+  country: string;
+  vat: string;
+  address?: string;
+  counts: { invoices: number; quotes: number };
+  totals: { invoiced: number; paid: number; due: number };
+}
+
+export function Clients({ props }: { props: Props }) {
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState<Page<Client> | null>(null);
+  const [editing, setEditing] = useState<Partial<Client> | null>(null);
+  const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [reload, setReload] = useState(0);
+  useEffect(() => {
+    restPage<Client>('/clients', { page, per_page: 20, search }).then(setData, (e: ApiError) =>
+      setNotice({ kind: 'error', text: e.message }),
+    );
+  }, [page, search, reload]);
+  const editable = can(props, 'bill_edit_clients');
+  async function save(e: Event) {
+    e.preventDefault();
+    setErrors({});
+    const f = new FormData(e.currentTarget as HTMLFormElement);
+    const fields: Record<string, string> = {};
+    for (const k of ['name', 'email', 'company', 'country', 'vat', 'address']) fields[k] = String(f.get(k) ?? '');
+    try {
+      await ajax('billing_save_client', { ...(editing?.id ? { id: editing.id } : {}), ...fields });
+      setNotice({ kind: 'ok', text: `Client ${fields.name} saved.` });
+      setEditing(null);
+      setReload(reload + 1);
+    } catch (err) {
+      if (err instanceof ApiError) setErrors(err.params);
+      setNotice({ kind: 'error', text: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return (
+    <div>
+      <div class="billing-toolbar">
+        {editable && (
+          <button type="button" class="button-primary" onClick={() => setEditing({})}>
+            New client
+          </button>
+        )}
+        <form
+          role="search"
+          class="billing-filters"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setSearch(String(new FormData(e.currentTarget as HTMLFormElement).get('search') ?? ''));
+            setPage(1);
+          }}
+        >
+          <label for="client-search">Search clients</label>
+          <input id="client-search" name="search" type="search" />
+          <button type="submit">Search</button>
+        </form>
+      </div>
+      {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
+      {editing && (
+        <form class="billing-panel" onSubmit={save} aria-label={editing.id ? `Edit ${editing.name}` : 'New client'}>
+          <h2>{editing.id ? `Edit ${editing.name}` : 'New client'}</h2>
+          <div class="billing-grid">
+            {(
+              [
+                ['name', 'Name'],
+                ['email', 'E-mail'],
+                ['company', 'Company'],
+                ['country', 'Country (2 letters)'],
+                ['vat', 'VAT number'],
+                ['address', 'Address'],
+              ] as const
+            ).map(([k, label]) => (
+              <Field id={`cl-${k}`} label={label} error={errors[k]}>
+                <input id={`cl-${k}`} name={k} defaultValue={String((editing as any)[k] ?? '')} type={k === 'email' ? 'email' : 'text'} />
+              </Field>
+            ))}
+          </div>
+          <button type="submit" class="button-primary">
+            Save client
+          </button>{' '}
+          <button type="button" onClick={() => setEditing(null)}>
+            Cancel
+          </button>
+        </form>
+      )}
+      {!data && <Busy text="Loading…" />}
+      {data && data.items.length === 0 && (
+        <p class="billing-empty">
+          {search ? 'No client matches this search.' : editable ? 'No clients yet. Add one with New client.' : 'No clients yet.'}
+        </p>
+      )}
+      {data && data.items.length > 0 && (
+        <div class="billing-table-wrap">
+          <table class="billing-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Company</th>
+                <th scope="col">Country</th>
+                <th scope="col">Invoices</th>
+                <th scope="col">Invoiced</th>
+                <th scope="col">Due</th>
+                {editable && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {data.items.map((c) => (
+                <tr>
+                  <td>
+                    <a href={`/wp-admin/invoices.php?client_id=${c.id}`}>{c.name}</a>
+                    <div class="billing-sub">{c.email}</div>
+                  </td>
+                  <td>{c.company}</td>
+                  <td>{c.country}</td>
+                  <td>{c.counts.invoices}</td>
+                  <td class="num">{money(c.totals.invoiced, props.currency)}</td>
+                  <td class="num">{money(c.totals.due, props.currency)}</td>
+                  {editable && (
+                    <td>
+                      <button type="button" onClick={() => setEditing(c)}>
+                        Edit {c.name}
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {data && <Pager page={page} pages={data.pages} total={data.total} onPage={setPage} />}
+    </div>
+  );
+}
+
+export function Reports({ props }: { props: Props }) {
+  const end0 = today();
+  const start0 = new Date(Date.now() - 29 * 86400_000).toISOString().slice(0, 10);
+  const [range, setRange] = useState({
+    start: props.query.start ?? start0,
+    end: props.query.end ?? end0,
+    group: props.query.group ?? 'day',
+  });
+  const [report, setReport] = useState<Report | null>(null);
+  const [error, setError] = useState('');
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const chart = useRef<any>(null);
+  useEffect(() => {
+    setError('');
+    ajax<Report>('billing_get_report_data', range).then(setReport, (e: ApiError) => setError(e.message));
+  }, [range]);
+  useEffect(() => {
+    if (!report || !canvas.current) return;
+    let live = true;
+    import('./chart.ts').then(({ drawChart }) => {
+      if (!live) return;
+      chart.current?.destroy();
+      chart.current = drawChart(canvas.current!, report);
+    });
+    return () => {
+      live = false;
+    };
+  }, [report]);
+  return (
+    <div class="billing-reports">
+      <form
+        class="billing-filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const f = new FormData(e.currentTarget as HTMLFormElement);
+          setRange({ start: String(f.get('start')), end: String(f.get('end')), group: String(f.get('group')) });
+        }}
+      >
+        <label for="rep-start">From</label>
+        <input id="rep-start" name="start" type="date" defaultValue={range.start} />
+        <label for="rep-end">To</label>
+        <input id="rep-end" name="end" type="date" defaultValue={range.end} />
+        <label for="rep-group">Per</label>
+        <select id="rep-group" name="group" defaultValue={range.group}>
+          <option value="day">Day</option>
+          <option value="week">Week</option>
+          <option value="month">Month</option>
+        </select>
+        <button type="submit">Show report</button>
+      </form>
+      {error && <Notice kind="error">{error}</Notice>}
+      {!report && !error && <Busy text="Loading…" />}
+      <div class="billing-report-body">
+        <div class="billing-chart">
+          <canvas ref={canvas} role="img" aria-label="Invoiced, paid and outstanding per period" />
+        </div>
+        {report && (
+          <table class="billing-table billing-report-totals" aria-label="Totals">
+            <tbody>
+              <tr>
+                <th scope="row">Invoiced</th>
+                <td class="num" data-total="invoiced">
+                  {money(report.totals.invoiced, report.currency)}
+                </td>
+              </tr>
+              <tr>
+                <th scope="row">Paid</th>
+                <td class="num" data-total="paid">
+                  {money(report.totals.paid, report.currency)}
+                </td>
+              </tr>
+              <tr>
+                <th scope="row">Outstanding</th>
+                <td class="num" data-total="outstanding">
+                  {money(report.totals.outstanding, report.currency)}
+                </td>
+              </tr>
+            </tbody>
+          </table>
+        )}
+      </div>
+    </div>
+  );
+}
+
+interface AuditEntry {
+  id: number;
+  at: string;
+  actor: string;
+  action: string;
+  object_type: string | null;
+  object_id: string | null;
+  details: unknown;
+  ip: string | null;
+}
+
+export function AuditLog(_: { props: Props }) {
+  const [page, setPage] = useState(1);
+  const [type, setType] = useState('');
+  const [data, setData] = useState<Page<AuditEntry> | null>(null);
+  const [error, setError] = useState('');
+  useEffect(() => {
+    restPage<AuditEntry>('/audit-log', { page, per_page: 50, object_type: type }).then(setData, (e: ApiError) => setError(e.message));
+  }, [page, type]);
+  return (
+    <div>
+      <div class="billing-filters">
+        <label for="audit-type">Object</label>
+        <select
+          id="audit-type"
+          value={type}
+          onChange={(e) => {
+            setType((e.target as HTMLSelectElement).value);
+            setPage(1);
+          }}
+        >
+          <option value="">Everything</option>
+          {['invoice', 'quote', 'payment', 'credit_note', 'option', 'plugin', 'user'].map((t) => (
+            <option value={t}>{t.replace('_', ' ')}</option>
+          ))}
+        </select>
+      </div>
+      {error && <Notice kind="error">{error}</Notice>}
+      {!data && !error && <Busy text="Loading…" />}
+      {data && data.items.length === 0 && <p class="billing-empty">Nothing recorded yet.</p>}
+      {data && data.items.length > 0 && (
+        <div class="billing-table-wrap">
+          <table class="billing-table">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Who</th>
+                <th scope="col">What</th>
+                <th scope="col">Object</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.items.map((a) => (
+                <tr>
+                  <td>{a.at}</td>
+                  <td>{a.actor}</td>
+                  <td>{a.action}</td>
+                  <td>{a.object_type ? `${a.object_type} ${a.object_id ?? ''}` : ''}</td>
+                  <td class="billing-details">{a.details && Object.keys(a.details as object).length ? JSON.stringify(a.details) : ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {data && <Pager page={page} pages={data.pages} total={data.total} onPage={setPage} />}
+    </div>
+  );
+}
+
+interface SettingField {
+  key: string;
+  label: string;
+  description: string;
+  input: 'text' | 'number' | 'checkbox' | 'select';
+  choices?: string[];
+  nullable: boolean;
+  secret: boolean;
+  value?: unknown;
+  isSet: boolean;
+}
+
+/** The Settings screen; with `props.slug`, a plugin's options screen (one section, the plugin's capability). */
+export function Settings({ props }: { props: Props & { slug?: string; description?: string } }) {
+  const screen = props.slug ? { screen: props.slug } : {};
+  const [sections, setSections] = useState<Array<{ id: string; title: string; fields: SettingField[] }> | null>(null);
+  const [changes, setChanges] = useState<Record<string, unknown>>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    ajax<{ sections: typeof sections }>(props.slug ? 'billing_get_screen_options' : 'billing_get_settings', screen).then(
+      (d) => setSections(d.sections),
+      (e: ApiError) => setNotice({ kind: 'error', text: e.message }),
+    );
+  }, []);
+  useEffect(() => {
+    const guard = (e: BeforeUnloadEvent) => {
+      if (Object.keys(changes).length) {
+        e.preventDefault();
+        e.returnValue = '';
+      }
+    };
+    window.addEventListener('beforeunload', guard);
+    return () => window.removeEventListener('beforeunload', guard);
+  }, [changes]);
+  async function save(e: Event) {
+    e.preventDefault();
+    setBusy(true);
+    setNotice(null);
+    setErrors({});
+    try {
+      const r = await ajax<{ saved: string[]; sections: typeof sections }>(
+        props.slug ? 'billing_save_screen_options' : 'billing_save_settings',
+        {
+          ...screen,
+          settings: JSON.stringify(changes),
+        },
+      );
+      setSections(r.sections);
+      setChanges({});
+      setNotice({ kind: 'ok', text: r.saved.length ? 'Settings saved.' : 'Nothing to save: no setting was changed.' });
+    } catch (err) {
+      if (err instanceof ApiError) setErrors(err.params);
+      setNotice({ kind: 'error', text: err instanceof Error ? err.message : String(err) });
+    } finally {
+      setBusy(false);
+    }
+  }
+  const change = (f: SettingField, raw: string | boolean) => {
+    let value: unknown = raw;
+    if (f.input === 'number') value = raw === '' ? (f.nullable ? null : raw) : Number(raw);
+    setChanges({ ...changes, [f.key]: value });
+  };
+  if (!sections) return notice ? <Notice kind={notice.kind}>{notice.text}</Notice> : <Busy text="Loading…" />;
+  return (
+    <form class="billing-settings" onSubmit={save} noValidate>
+      {props.description && <p class="billing-sub">{props.description}</p>}
+      {sections.length > 1 && (
+        <div role="navigation" aria-label="Sections" class="billing-section-nav">
+          {sections.map((s) => (
+            <a href={`#section-${s.id}`}>{s.title}</a>
+          ))}
+        </div>
+      )}
+      {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
+      {sections.map((s) => (
+        <fieldset id={`section-${s.id}`}>
+          <legend>{s.title}</legend>
+          <div class="billing-grid">
+            {s.fields.map((f) => {
+              const id = `opt-${f.key}`;
+              const value = f.key in changes ? changes[f.key] : f.value;
+              const hint = f.secret
+                ? `${f.isSet ? 'Set' : 'Not set'}. Write-only: type a new value to replace it, or leave empty to keep it.`
+                : f.description;
+              if (f.input === 'checkbox')
+                return (
+                  <div class="billing-field">
+                    <label class="billing-check">
+                      <input
+                        id={id}
+                        type="checkbox"
+                        checked={Boolean(value)}
+                        onChange={(e) => change(f, (e.target as HTMLInputElement).checked)}
+                      />{' '}
+                      {f.label}
+                    </label>
+                    {hint && <small class="billing-hint">{hint}</small>}
+                    {errors[f.key] && <small class="billing-field-error">{errors[f.key]}</small>}
+                  </div>
+                );
+              return (
+                <Field id={id} label={f.label} hint={hint} error={errors[f.key]}>
+                  {f.input === 'select' ? (
+                    <select id={id} value={String(value ?? '')} onChange={(e) => change(f, (e.target as HTMLSelectElement).value)}>
+                      {f.choices!.map((c) => (
+                        <option value={c}>{c.replace(/_/g, ' ')}</option>
+                      ))}
+                    </select>
+                  ) : (
+                    <input
+                      id={id}
+                      type={f.secret ? 'password' : f.input === 'number' ? 'number' : 'text'}
+                      autocomplete={f.secret ? 'new-password' : 'off'}
+                      step={f.input === 'number' ? 'any' : undefined}
+                      value={f.secret ? String(changes[f.key] ?? '') : value === null || value === undefined ? '' : String(value)}
+                      onInput={(e) => change(f, (e.target as HTMLInputElement).value)}
+                    />
+                  )}
+                </Field>
+              );
+            })}
+          </div>
+        </fieldset>
+      ))}
+      <div class="billing-actions billing-sticky">
+        <button type="submit" class="button-primary" disabled={busy}>
+          {busy ? 'Saving…' : 'Save settings'}
+        </button>
+        {Object.keys(changes).length > 0 && <span>{Object.keys(changes).length} unsaved changes</span>}
+      </div>
+    </form>
+  );
+}

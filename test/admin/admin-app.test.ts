@@ -1,0 +1,459 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { CLI } from '../../core/audit/audit.ts';
+import { formatMoney } from '../../core/display/format.ts';
+import type { Kernel } from '../../core/kernel.ts';
+import { browserAvailable, launch } from '../helpers/browser.ts';
+import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
+import { bootKernel, eventually } from '../helpers/kernel.ts';
+import { TestSmtp } from '../mail/test-smtp.ts';
+
+const suite = browserAvailable ? describe : describe.skip;
+// written on every run; docs/screenshots/ keeps the committed copies (refresh them by copying these)
+const SHOTS = resolve(import.meta.dirname, '../../test-output/screenshots');
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const PASSWORD = 'long enough password';
+
+let db: TestDatabase;
+let k: Kernel;
+let smtp: TestSmtp;
+let browser: Browser;
+let clientId: number;
+
+/** A signed-in page that records console errors, uncaught errors and every request to another host. */
+async function signedIn(login: string, width = 1280, height = 800) {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const host = new URL(k.url).host;
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  // a refused request is reported by its response below (with its URL), not by the console's echo of it
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console: ${m.text()}`);
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.request().method()} ${new URL(r.url()).pathname}`);
+  });
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if ((u.protocol === 'http:' || u.protocol === 'https:') && u.host !== host) problems.push(`foreign request: ${r.url()}`);
+  });
+  await page.goto(`${k.url}/wp-login.php`);
+  await page.getByLabel('Username or Email Address').fill(login);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.waitForURL(/\/wp-admin\/$/);
+  return { page, problems, close: () => context.close() };
+}
+
+async function open(page: Page, slug: string) {
+  await page.goto(`${k.url}/wp-admin/${slug}`);
+  await page.waitForFunction(
+    () => !document.querySelector('.billing-loading') && !document.querySelector('#billing-app .billing-busy'),
+    null,
+    {
+      timeout: 10000,
+    },
+  );
+}
+
+async function axe(page: Page): Promise<string[]> {
+  // evaluated through the debugging protocol: the page's CSP (no inline script) stays as it is
+  await page.evaluate(AXE);
+  const result = (await page.evaluate(() => (window as any).axe.run(document, { resultTypes: ['violations'] }))) as {
+    violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
+  };
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+async function menuLinks(page: Page): Promise<string[]> {
+  return (await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link').allTextContents()).map((t) => t.trim());
+}
+
+suite('the admin app in Chromium', () => {
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    db = await freshDatabase();
+    smtp = await new TestSmtp().start();
+    k = await bootKernel(db.url, { config: { smtpUrl: smtp.url } });
+    await k.options.set('company_name', 'Northwind Studio', CLI);
+    await k.options.set('company_email', 'billing@northwind.example', CLI);
+    await k.identity.users.create({ login: 'ops', email: 'ops@example.com', role: 'administrator', password: PASSWORD }, CLI);
+    await k.identity.users.create({ login: 'auditor', email: 'auditor@example.com', role: 'billing_viewer', password: PASSWORD }, CLI);
+    await k.identity.users.create({ login: 'reader', email: 'reader@example.com', role: 'subscriber', password: PASSWORD }, CLI);
+    const client = await k.identity.users.create(
+      {
+        login: 'acme',
+        email: 'accounts@acme.example',
+        role: 'billing_client',
+        display_name: 'Acme Ltd',
+        company: 'Acme Ltd',
+        country: 'US',
+      },
+      CLI,
+    );
+    clientId = client.id;
+    browser = await launch();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await k?.stop();
+    await smtp?.close();
+    await db?.drop();
+  });
+
+  it('builds an invoice with live totals equal to the saved ones, sends it, records a partial payment and a credit note', async () => {
+    const { page, problems, close } = await signedIn('ops');
+    await open(page, 'invoice.php');
+    await page.getByLabel('Find a client').fill('acme');
+    await page.getByRole('button', { name: /Choose Acme Ltd/ }).click();
+    expect(await page.getByLabel('Customer e-mail').inputValue()).toBe('accounts@acme.example');
+    await page.getByLabel('Title').fill('Website redesign');
+    await page.getByLabel('Item 1 name').fill('Design');
+    await page.getByLabel('Item 1 quantity').fill('3');
+    await page.getByLabel('Item 1 price').fill('333.335');
+    await page.getByRole('button', { name: 'Add item' }).click();
+    await page.getByLabel('Item 2 name').fill('Hosting');
+    await page.getByLabel('Item 2 quantity').fill('1.5');
+    await page.getByLabel('Item 2 price').fill('19.99');
+    await page.getByLabel('Discount type').selectOption('percent');
+    await page.getByLabel('Discount', { exact: true }).fill('5');
+    // reorder: the hosting line first
+    await page.getByRole('button', { name: 'Move item 2 up' }).click();
+    expect(await page.getByLabel('Item 1 name').inputValue()).toBe('Hosting');
+    const total = page.locator('[data-total="total"]');
+    await page.waitForFunction(() => document.querySelector('[data-total="total"]')?.textContent?.startsWith('$'));
+    await page.screenshot({ path: `${SHOTS}/invoice-builder.png` });
+    const liveTotal = (await total.textContent())!.trim();
+
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForURL(/invoice\.php\?id=\d+/);
+    await expect(page.getByRole('status').filter({ hasText: 'Invoice saved.' }).first().textContent()).resolves.toContain('saved');
+    const id = Number(new URL(page.url()).searchParams.get('id'));
+    // the saved invoice over REST (an application password is not needed: the test reads the service's own representation)
+    const saved = await restGet(page, `/invoices/${id}`);
+    expect(liveTotal).toBe(formatMoney(String(saved.totals.total), 'USD'));
+    expect(saved.items.map((i: { name: string }) => i.name)).toEqual(['Hosting', 'Design']);
+    expect(saved.client_id).toBe(clientId);
+
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByText(`Invoice ${saved.number} sent to accounts@acme.example.`).waitFor();
+    expect(await eventually(() => smtp.received.some((m) => m.envelope.to.includes('accounts@acme.example')), 10000)).toBe(true);
+    expect((await restGet(page, `/invoices/${id}`)).status).toBe('available');
+
+    await page.getByRole('button', { name: 'Record payment' }).click();
+    await page.getByLabel('Amount (USD)').fill('100');
+    await page.getByRole('button', { name: 'Save payment' }).click();
+    await page.getByText('Payment of $100.00 recorded.').waitFor();
+    const paid = await restGet(page, `/invoices/${id}`);
+    expect(paid.status).toBe('partial');
+    expect(paid.totals.paid).toBe(100);
+    expect((await page.locator('[data-total="paid"]').textContent())!.trim()).toBe('$100.00');
+
+    await page.getByRole('button', { name: 'Credit note' }).click();
+    await page.getByLabel('Credit amount (USD)').fill('50');
+    await page.getByLabel('Reason').fill('Hosting discount agreed by phone');
+    await page.getByRole('button', { name: 'Issue credit note' }).click();
+    await page.getByText(/Credit note CN-\d+ issued\./).waitFor();
+    expect((await restGet(page, `/invoices/${id}`)).totals.credited).toBe(50);
+    await page.screenshot({ path: `${SHOTS}/invoice-issued.png` });
+
+    // a server validation error is shown next to its field; unsaved work is guarded against leaving
+    await open(page, 'invoice.php');
+    await page.getByRole('heading', { name: 'New invoice' }).waitFor();
+    await page.getByLabel('Customer name').fill('Nobody');
+    await page.getByLabel('Customer e-mail').fill('not an address');
+    await page.getByLabel('Item 1 name').fill('Thing');
+    await page.getByLabel('Item 1 price').fill('10');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.locator('#b-customer_email-error').waitFor();
+    expect(await page.locator('#b-customer_email-error').textContent()).toMatch(/email/i);
+    const asked = new Promise<string>((res) => page.once('dialog', (d) => (res(d.type()), void d.accept())));
+    const closed = new Promise((res) => page.once('close', res));
+    await page.close({ runBeforeUnload: true });
+    expect(await asked).toBe('beforeunload');
+    await closed;
+    // the one refused request is the invalid save
+    expect(problems).toEqual(['HTTP 400: POST /wp-admin/admin-ajax.php']);
+    await close();
+  });
+
+  it('filters, searches and bulk-sends the invoice list: one failure shown beside the two sent', async () => {
+    const make = (name: string, email: string | undefined, title: string) =>
+      k.api.invoices.create(
+        {
+          customer_name: name,
+          ...(email ? { customer_email: email } : {}),
+          title,
+          items: [{ name: 'Consulting', quantity: 2, price: 120 }],
+        },
+        { actor: CLI, source: 'api' },
+      );
+    const a = await make('Bulk One', 'one@bulk.example', 'Bulk batch');
+    const b = await make('Bulk Two', 'two@bulk.example', 'Bulk batch');
+    const c = await make('Bulk Three', undefined, 'Bulk batch');
+    const { page, problems, close } = await signedIn('ops');
+    await open(page, 'invoices.php');
+    await page.getByLabel('Search invoices').fill('Bulk batch');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('link', { name: a.number }).waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(3);
+    await page.getByLabel('Status').selectOption('draft');
+    await page.getByRole('link', { name: c.number }).waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(3);
+    await page.getByLabel('Status').selectOption('paid');
+    await page.getByText('No invoices match these filters.').waitFor();
+    await page.getByLabel('Status').selectOption('');
+    await page.getByRole('link', { name: a.number }).waitFor();
+    for (const d of [a, b, c]) await page.getByLabel(`Select ${d.number}`).check();
+    const sentBefore = smtp.received.length;
+    await page.getByRole('button', { name: 'Send selected' }).click();
+    await page.getByText('1 of 3 could not be sent: see each row.').waitFor({ timeout: 20000 });
+    const results = page.getByRole('status', { name: 'Results' });
+    expect(await results.getByText(`${a.number}: Sent`).count()).toBe(1);
+    expect(await results.getByText(`${b.number}: Sent`).count()).toBe(1);
+    expect(await results.getByText(new RegExp(`${c.number}: .*e-mail`, 'i')).count()).toBe(1);
+    expect(await eventually(() => smtp.received.length >= sentBefore + 2, 10000)).toBe(true);
+    // the list shows the sent invoices issued now
+    await page.getByRole('row', { name: new RegExp(`${a.number}.*available`) }).waitFor();
+    await page.screenshot({ path: `${SHOTS}/invoices-bulk-send.png` });
+    // the one refused request is the send without an address
+    expect(problems).toEqual(['HTTP 409: POST /wp-admin/admin-ajax.php']);
+    await close();
+  });
+
+  it('changes a setting, and a plugin with settings gets its own section with write-only secrets', async () => {
+    await k.plugins.activate('example-gateway', CLI);
+    await k.options.set('example_gateway_secret' as never, 'sk_live_do_not_echo' as never, CLI);
+    const { page, problems, close } = await signedIn('ops');
+    const answers: string[] = [];
+    page.on('response', async (r) => {
+      if (r.url().includes('admin-ajax.php')) answers.push(await r.text().catch(() => ''));
+    });
+    await open(page, 'settings.php');
+    await page.getByLabel('Company name').fill('Northwind Studio GmbH');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+    expect(await k.options.get('company_name')).toBe('Northwind Studio GmbH');
+
+    // the plugin's declared options, drawn from its schemas: the secret shown as set, never its value
+    const section = page.getByRole('group', { name: 'Example Pay' });
+    await section.waitFor();
+    const secret = section.getByLabel('Example gateway secret');
+    expect(await secret.inputValue()).toBe('');
+    expect(await secret.getAttribute('type')).toBe('password');
+    await section.getByText(/^Set\. Write-only/).waitFor();
+    expect(await page.content()).not.toContain('sk_live_do_not_echo');
+    await secret.fill('sk_live_rotated');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    expect(await eventually(async () => (await k.options.get('example_gateway_secret' as never)) === 'sk_live_rotated')).toBe(true);
+    await page.getByText('Settings saved.').waitFor();
+    expect(answers.join('\n')).not.toMatch(/sk_live_/);
+    await page.screenshot({ path: `${SHOTS}/settings-plugin-section.png` });
+
+    // a bad value is refused next to its field, and nothing is saved
+    await page.getByLabel('Company name').fill('Changed again');
+    await page.getByLabel('Payment terms (days)').fill('-4');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.locator('.billing-field-error').first().waitFor();
+    expect(await page.locator('.billing-field-error').first().textContent()).toMatch(/payment_terms_days/);
+    expect(await k.options.get('payment_terms_days')).toBe(30);
+    expect(await k.options.get('company_name')).toBe('Northwind Studio GmbH');
+    expect(problems).toEqual(['HTTP 400: POST /wp-admin/admin-ajax.php']);
+    await close();
+
+    // a deactivated plugin's section is gone
+    await k.plugins.deactivate('example-gateway', CLI);
+    const again = await signedIn('ops');
+    await open(again.page, 'settings.php');
+    await again.page.getByRole('group', { name: 'Company' }).waitFor();
+    expect(await again.page.getByRole('group', { name: 'Example Pay' }).count()).toBe(0);
+    await again.close();
+  });
+
+  it("shows a plugin's options screen declared as data, under its capability, and removes it with the plugin", async () => {
+    await k.plugins.activate('relay-settings', CLI);
+    await k.options.set('relay_token' as never, 'tok_secret_value' as never, CLI);
+    const { page, problems, close } = await signedIn('ops');
+    expect(await menuLinks(page)).toContain('Relay');
+    await open(page, 'relay.php');
+    await page.getByText('Events are relayed to this address.').waitFor();
+    await page.getByLabel('Relay URL').fill('https://relay.example/in');
+    await page.getByLabel('Retries').fill('5');
+    expect(await page.getByLabel('Relay token').inputValue()).toBe('');
+    expect(await page.content()).not.toContain('tok_secret_value');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+    expect(await k.options.get('relay_url' as never)).toBe('https://relay.example/in');
+    expect(await k.options.get('relay_retries' as never)).toBe(5);
+    expect(await k.options.get('relay_token' as never)).toBe('tok_secret_value');
+    await page.screenshot({ path: `${SHOTS}/plugin-options-screen.png` });
+    expect(problems).toEqual([]);
+
+    // a viewer lacks the plugin's capability: no link, 403
+    const viewer = await signedIn('auditor');
+    expect(await menuLinks(viewer.page)).not.toContain('Relay');
+    expect((await viewer.page.goto(`${k.url}/wp-admin/relay.php`))!.status()).toBe(403);
+    await viewer.close();
+
+    await k.plugins.deactivate('relay-settings', CLI);
+    expect((await page.goto(`${k.url}/wp-admin/relay.php`))!.status()).toBe(404);
+    expect(await menuLinks(page)).not.toContain('Relay');
+    await close();
+  });
+
+  it('creates and edits a client, then quotes it with the same builder', async () => {
+    const { page, problems, close } = await signedIn('ops');
+    await open(page, 'clients.php');
+    await page.getByRole('button', { name: 'New client' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Globex Corporation');
+    await page.getByLabel('E-mail').fill('ap@globex.example');
+    await page.getByLabel('Company').fill('Globex');
+    await page.getByLabel('Country (2 letters)').fill('de');
+    await page.getByLabel('VAT number').fill('DE123456789');
+    await page.getByRole('button', { name: 'Save client' }).click();
+    await page.getByText('Client Globex Corporation saved.').waitFor();
+    await page.getByRole('button', { name: 'Edit Globex Corporation' }).click();
+    await page.getByLabel('Company').fill('Globex GmbH');
+    await page.getByRole('button', { name: 'Save client' }).click();
+    await page.getByRole('cell', { name: 'Globex GmbH' }).waitFor();
+    const globex = (await k.api.clients.list({ page: 1, per_page: 10, search: 'globex' })).items[0]!;
+    expect(globex.company).toBe('Globex GmbH');
+    expect(globex.country).toBe('DE');
+    await page.screenshot({ path: `${SHOTS}/clients.png` });
+
+    await open(page, 'quote.php');
+    await page.getByLabel('Find a client').fill('globex');
+    await page.getByRole('button', { name: /Choose Globex Corporation/ }).click();
+    await page.getByLabel('Title').fill('Support retainer');
+    await page.getByLabel('Item 1 name').fill('Support hours');
+    await page.getByLabel('Item 1 quantity').fill('10');
+    await page.getByLabel('Item 1 price').fill('85');
+    await page.waitForFunction(() => document.querySelector('[data-total="total"]')?.textContent === '$850.00');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForURL(/quote\.php\?id=\d+/);
+    const id = Number(new URL(page.url()).searchParams.get('id'));
+    const quote = await restGet(page, `/quotes/${id}`);
+    expect(quote.totals.total).toBe(850);
+    expect(quote.client_id).toBe(globex.id);
+    await page.screenshot({ path: `${SHOTS}/quote.png` });
+    expect(problems).toEqual([]);
+    await close();
+  });
+
+  it('draws the report chart with its totals', async () => {
+    const { page, problems, close } = await signedIn('ops');
+    await open(page, 'reports.php');
+    await page.waitForFunction(() => {
+      const c = document.querySelector('canvas');
+      return c && c.width > 0 && (window as any).document.querySelector('[data-total="invoiced"]');
+    });
+    const today = new Date().toISOString().slice(0, 10);
+    const report = await ajaxGet(page, 'billing_get_report_data', { end: today });
+    expect((await page.locator('[data-total="invoiced"]').textContent())!.trim()).toBe(formatMoney(String(report.totals.invoiced), 'USD'));
+    expect(report.totals.invoiced).toBeGreaterThan(0);
+    // the chart drew bars: some pixels of the canvas are not blank
+    const drawn = await page.evaluate(() => {
+      const c = document.querySelector('canvas')!;
+      const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 3; i < d.length; i += 4) if (d[i]! > 0) n++;
+      return n;
+    });
+    expect(drawn).toBeGreaterThan(1000);
+    expect(problems).toEqual([]);
+    await close();
+  });
+
+  it('shows a viewer no Settings, no Plugins and no edit buttons; a subscriber no billing screen', async () => {
+    const viewer = await signedIn('auditor');
+    const links = await menuLinks(viewer.page);
+    expect(links).toEqual(expect.arrayContaining(['Dashboard', 'Invoices', 'Quotes', 'Payments', 'Clients', 'Reports', 'Audit log']));
+    expect(links).not.toContain('Settings');
+    expect(links).not.toContain('Plugins');
+    await open(viewer.page, 'invoices.php');
+    expect(await viewer.page.getByRole('link', { name: 'New invoice' }).count()).toBe(0);
+    expect(await viewer.page.getByRole('button', { name: 'Send selected' }).count()).toBe(0);
+    const first = viewer.page.locator('tbody tr a').first();
+    await first.click();
+    await viewer.page.waitForURL(/invoice\.php\?id=/);
+    await viewer.page.getByLabel('Customer name').waitFor();
+    for (const name of ['Save', 'Send', 'Record payment', 'Credit note', 'Cancel invoice', 'Duplicate']) {
+      expect(await viewer.page.getByRole('button', { name, exact: true }).count()).toBe(0);
+    }
+    expect(await viewer.page.getByLabel('Customer name').isDisabled()).toBe(true);
+    expect((await viewer.page.goto(`${k.url}/wp-admin/settings.php`))!.status()).toBe(403);
+    expect(viewer.problems.filter((p) => !p.includes('403'))).toEqual([]);
+    await viewer.close();
+
+    const reader = await signedIn('reader');
+    expect(await menuLinks(reader.page)).toEqual(['Dashboard']);
+    for (const slug of ['invoices.php', 'invoice.php', 'payments.php', 'reports.php', 'clients.php', 'audit-log.php']) {
+      expect((await reader.page.goto(`${k.url}/wp-admin/${slug}`))!.status()).toBe(403);
+    }
+    await reader.close();
+  });
+
+  it('loads every screen without console errors or foreign requests, with no serious accessibility violation', async () => {
+    const invoice = (await k.api.invoices.list({ page: 1, per_page: 1 })).items[0]!;
+    const screens: Array<[string, string]> = [
+      ['', 'dashboard'],
+      ['invoices.php', 'invoices'],
+      [`invoice.php?id=${invoice.id}`, 'invoice'],
+      ['invoice.php', 'invoice-new'],
+      ['quotes.php', 'quotes'],
+      ['quote.php', 'quote-new'],
+      ['payments.php', 'payments'],
+      ['clients.php', 'clients'],
+      ['reports.php', 'reports'],
+      ['settings.php', 'settings'],
+      ['plugins.php', 'plugins'],
+      ['audit-log.php', 'audit-log'],
+    ];
+    const { page, problems, close } = await signedIn('ops');
+    const violations: string[] = [];
+    for (const [slug, name] of screens) {
+      await open(page, slug);
+      await page.waitForTimeout(300);
+      violations.push(...(await axe(page)).map((v) => `${name}: ${v}`));
+      await page.screenshot({ path: `${SHOTS}/${name}.png` });
+    }
+    expect(violations).toEqual([]);
+    expect(problems).toEqual([]);
+    await close();
+
+    const narrow = await signedIn('ops', 375, 800);
+    await open(narrow.page, `invoice.php?id=${invoice.id}`);
+    await narrow.page.screenshot({ path: `${SHOTS}/invoice-375.png`, fullPage: false });
+    const overflow = await narrow.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(narrow.problems).toEqual([]);
+    await narrow.close();
+  });
+});
+
+async function restGet(page: Page, path: string): Promise<any> {
+  return page.evaluate(async (p) => {
+    const nonce = document.querySelector<HTMLMetaElement>('meta[name="billing-rest-nonce"]')!.content;
+    const res = await fetch(`/wp-json/billing/v1${p}`, { headers: { 'X-WP-Nonce': nonce } });
+    return res.json();
+  }, path);
+}
+
+async function ajaxGet(page: Page, action: string, fields: Record<string, string>): Promise<any> {
+  return page.evaluate(
+    async ({ action, fields }) => {
+      const nonce = document.querySelector<HTMLMetaElement>('meta[name="billing-admin-nonce"]')!.content;
+      const body = new URLSearchParams({ action, _wpnonce: nonce, ...fields });
+      const res = await fetch('/wp-admin/admin-ajax.php', { method: 'POST', body });
+      return (await res.json()).data;
+    },
+    { action, fields },
+  );
+}
