@@ -41,6 +41,8 @@ export const ERROR_STATUS = {
   billing_einvoice_incomplete: 409,
   // e-invoices: a file given to read is not a UBL, CII or Factur-X invoice, or is refused as hostile
   billing_einvoice_unreadable: 400,
+  // quote e-signatures: accepting needs a valid signature and a name (or what was sent is not a valid one)
+  billing_signature_required: 400,
   // CLI and in-process API
   billing_unknown_option: 400,
   billing_invalid_option: 400,
