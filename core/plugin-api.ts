@@ -6,7 +6,7 @@
 export { definePlugin, type PluginContext, type PluginDefinition } from './plugins/define-plugin.ts';
 export { action, durable, filter, type Contributions, type ListenerDeclaration } from './plugins/contributions.ts';
 export type { ActionMap, FilterMap, HookDeclaration, HookPolicy, CreationSource, IssueRefusal, IssueContext } from './hooks/hook-map.ts';
-export type { AcceptanceContext, PublicPageContext } from './hooks/hook-map.ts';
+export type { Acceptance, AcceptanceContext, PublicPageContext } from './hooks/hook-map.ts';
 export { siteDate, siteDateTime, addDays } from './time/site-time.ts';
 export { formatMoney, formatDate } from './display/format.ts';
 export type { HookModels } from './hooks/hook-models.ts';

@@ -126,12 +126,15 @@ export class QuoteService extends DocumentService {
       };
       if (outcome === 'accepted') {
         // before the invoice is made: a refusal here leaves no invoice, no number and an unused token
-        record = await this.hooks.applyFilters('billing_quote_acceptance', record, quote, {
+        const acceptance = await this.hooks.applyFilters('billing_quote_acceptance', { record, refusals: [] }, quote, {
           tx,
           fields: answer.fields ?? {},
           ip: answer.ip ?? null,
           userAgent: answer.userAgent ?? null,
         });
+        const refusal = acceptance.refusals[0];
+        if (refusal) throw new BillingError(refusal.code, refusal.message, refusal.data ?? {});
+        record = acceptance.record;
       }
       let invoice: BillingDocument | null = null;
       if (outcome === 'accepted' && onAccept !== 'none') {

@@ -46,14 +46,19 @@ export interface IssueContext {
 /**
  * A visitor accepting a quote, as `billing_quote_acceptance` sees it: the form's own fields (`fields`:
  * every posted field as text, e.g. an addon's `signature` and `signer_name`), who sent it, and the
- * accepting transaction (listeners write through it; throwing a BillingError refuses the acceptance and
- * rolls everything back, the one-time token included).
+ * accepting transaction (listeners write through it; a refusal rolls it all back).
  */
 export interface AcceptanceContext {
   tx: Tx;
   fields: Record<string, string>;
   ip: string | null;
   userAgent: string | null;
+}
+
+/** What `billing_quote_acceptance` filters: the `accepted` record, and refusals that stop the acceptance. */
+export interface Acceptance {
+  record: Json;
+  refusals: IssueRefusal[];
 }
 
 /** Where a public page is being built: its kind, and the site's today (`Y-m-d`, site timezone). */
@@ -106,11 +111,12 @@ export interface CoreFilterMap {
    */
   billing_invoice_issue_refusals: [refusals: IssueRefusal[], invoice: Invoice, context: IssueContext];
   /**
-   * The record stored as a quote's `accepted` (`{at, by}`) while a visitor accepts it, inside the
-   * accepting transaction: a listener may add to it (the e-signature addon's `signature`) or refuse
-   * the acceptance by throwing a BillingError (nothing is written, the token stays unused).
+   * A visitor accepting a quote, inside the accepting transaction: `record` is what the quote's
+   * `accepted` will hold (`{at, by}`), and a listener may add to it (the e-signature addon's
+   * `signature`); a listener adds a refusal to stop the acceptance (the first one becomes the visitor's
+   * error; nothing is written, the token stays unused).
    */
-  billing_quote_acceptance: [record: Json, quote: Quote, context: AcceptanceContext];
+  billing_quote_acceptance: [acceptance: Acceptance, quote: Quote, context: AcceptanceContext];
   /** Blocks of HTML added to a document's public page after its notes and terms (e.g. "Signed by"). */
   billing_public_document_blocks: [blocks: Html[], document: Invoice | Quote, context: PublicPageContext];
   /** Fields and scripts added inside the public quote page's Accept form (e.g. a signature pad). */
@@ -181,7 +187,7 @@ export const CORE_HOOKS = Object.freeze({
   billing_email: fail('message', 'template', 'document'),
   billing_tax_treatment: fail('treatment', 'document'),
   billing_invoice_issue_refusals: fail('refusals', 'invoice', 'context'),
-  billing_quote_acceptance: fail('record', 'quote', 'context'),
+  billing_quote_acceptance: fail('acceptance', 'quote', 'context'),
   billing_public_document_blocks: fail('blocks', 'document', 'context'),
   billing_public_accept_fields: fail('fields', 'quote', 'context'),
 } satisfies Record<keyof CoreActionMap | keyof CoreFilterMap, HookSpec>);
