@@ -84,6 +84,8 @@ async function recordBatch(
 ): Promise<{ reminded: number; skipped: number }> {
   const offsets = steps.map((s) => s.offset_days);
   return ctx.db.transaction(async (tx) => {
+    // the step's words are kept with the queued row, as they were when it came due: editing the
+    // steps later changes no queued mail
     const rows = await tx.query<{ invoice_id: string; offset_days: number; status: string }>(
       `with due as (
          select d.id, d.due_date, ${LATEST('$2', '$3')} as latest
@@ -92,34 +94,25 @@ async function recordBatch(
             and d.status in ('available', 'partial', 'unpaid') and d.due > 0 and d.customer_email <> ''
        )
        insert into billing_reminders (invoice_id, offset_days, status, subject, body)
-       select due.id, s.o, case when s.o = due.latest then 'queued' else 'skipped' end, '', ''
-         from due join unnest($2::int[]) s(o) on due.due_date + s.o <= $3::date
+       select due.id, s.o, case when s.o = due.latest then 'queued' else 'skipped' end,
+              case when s.o = due.latest then s.subject else '' end, case when s.o = due.latest then s.body else '' end
+         from due join unnest($2::int[], $4::text[], $5::text[]) as s(o, subject, body) on due.due_date + s.o <= $3::date
         where due.latest is not null
           and not exists (select 1 from billing_reminders r where r.invoice_id = due.id and r.offset_days = due.latest)
        on conflict (invoice_id, offset_days) do nothing
        returning invoice_id, offset_days, status`,
-      [ids, offsets, today],
+      [ids, offsets, today, steps.map((s) => s.subject), steps.map((s) => s.body)],
     );
-    let reminded = 0;
-    for (const r of rows) {
-      if (r.status !== 'queued') continue;
-      reminded++;
-      const step = steps.find((s) => s.offset_days === r.offset_days)!;
-      // the words as they were when the step came due: editing the steps later changes no queued mail
-      await tx.query('update billing_reminders set subject = $3, body = $4 where invoice_id = $1 and offset_days = $2', [
-        r.invoice_id,
-        r.offset_days,
-        step.subject,
-        step.body,
-      ]);
-      await ctx.outbox.enqueue(
-        tx,
-        SEND_TOPIC,
-        { invoice_id: Number(r.invoice_id), offset_days: r.offset_days },
-        { key: `reminder:${r.invoice_id}:${r.offset_days}` },
-      );
-    }
-    return { reminded, skipped: rows.length - reminded };
+    const queued = rows.filter((r) => r.status === 'queued');
+    await ctx.outbox.enqueueMany(
+      tx,
+      SEND_TOPIC,
+      queued.map((r) => ({
+        payload: { invoice_id: Number(r.invoice_id), offset_days: r.offset_days },
+        key: `reminder:${r.invoice_id}:${r.offset_days}`,
+      })),
+    );
+    return { reminded: queued.length, skipped: rows.length - queued.length };
   });
 }
 
