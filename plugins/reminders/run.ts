@@ -10,7 +10,7 @@ import {
   type OutboxItem,
   type PluginContext,
 } from '../../core/plugin-api.ts';
-import { fillHtml, fillText, latestDueStep, normalizeSteps, plainText, type ReminderStep } from './steps.ts';
+import { fillHtml, fillText, normalizeSteps, plainText, type ReminderStep } from './steps.ts';
 
 /** Issued invoices that still take money: the only ones reminded or charged a fee (contract §9.3). */
 export const OPEN_STATUSES = ['available', 'partial', 'unpaid'];

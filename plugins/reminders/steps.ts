@@ -1,4 +1,4 @@
-import { addDays, html, raw, type Html } from '../../core/plugin-api.ts';
+import { html, raw, type Html } from '../../core/plugin-api.ts';
 
 /** One reminder step (option `reminder_steps`): sent `offset_days` after the due date (negative: before). */
 export interface ReminderStep {
@@ -50,17 +50,6 @@ export function normalizeSteps(steps: readonly ReminderStep[]): ReminderStep[] {
   const byOffset = new Map<number, ReminderStep>();
   for (const s of steps) if (!byOffset.has(s.offset_days)) byOffset.set(s.offset_days, s);
   return [...byOffset.values()].sort((a, b) => a.offset_days - b.offset_days);
-}
-
-/**
- * The step an invoice due on `dueDate` should have by `today` (both `Y-m-d`): the one with the largest
- * offset whose day has come, or null when none has. Earlier steps that were never sent are not sent
- * any more: a client who was not reminded during downtime gets one mail, not the backlog.
- */
-export function latestDueStep(steps: readonly ReminderStep[], dueDate: string, today: string): ReminderStep | null {
-  let latest: ReminderStep | null = null;
-  for (const s of steps) if (addDays(dueDate, s.offset_days) <= today && (!latest || s.offset_days > latest.offset_days)) latest = s;
-  return latest;
 }
 
 /** The tags of a step's subject and body (contract §9.3), as plain text values. */
