@@ -8,6 +8,7 @@ import { bootKernel, eventually } from '../helpers/kernel.ts';
 import { makeUser, type TestUser } from '../identity/support.ts';
 import { pdfText } from '../pdf/pdf-text.ts';
 import { pngBytes, pngDataUrl } from './png-fixture.ts';
+import { contentSha256 } from '../../plugins/quote-signatures/signatures.ts';
 
 let db: TestDatabase;
 let k: Kernel;
@@ -152,7 +153,7 @@ describe('accepting with a signature, over HTTP', () => {
     expect((await pdfText(new Uint8Array(await invoicePdf.arrayBuffer()))).text).toContain(line);
   }, 60_000);
 
-  it('hashes what was signed: the same content gives the same hash', async () => {
+  it('stores the hash of the quote as it was signed: one per content', async () => {
     const a = await openQuote('Same Person');
     const b = await openQuote('Same Person');
     for (const q of [a, b]) {
@@ -167,7 +168,9 @@ describe('accepting with a signature, over HTTP', () => {
     }
     const [ra] = await signatureRows(a.quote.id);
     const [rb] = await signatureRows(b.quote.id);
-    // different numbers: different content
+    // the hash of exactly the content the customer saw; different numbers: different content
+    expect(ra!.content_sha256).toBe(contentSha256(a.quote));
+    expect(rb!.content_sha256).toBe(contentSha256(b.quote));
     expect(ra!.content_sha256).not.toBe(rb!.content_sha256);
   });
 });
@@ -241,4 +244,35 @@ describe('refusals: 400 billing_signature_required, nothing written, the token s
     expect(accepted.accepted).not.toHaveProperty('signature');
     expect(await signatureRows(quote.id)).toEqual([]);
   });
+});
+
+describe('deactivated', () => {
+  it('leaves the page and the accept action as the core has them, and keeps the signatures', async () => {
+    const signed = await openQuote();
+    expect(
+      (
+        await ajax({
+          action: 'billing_accept_quote',
+          quote_id: String(signed.quote.id),
+          token: signed.token,
+          signature: pngDataUrl(pngBytes(200, 60)),
+          signer_name: 'Kept',
+        })
+      ).status,
+    ).toBe(200);
+    expect((await billing(db.url, ['plugin', 'deactivate', 'quote-signatures'])).code).toBe(0);
+    expect(await eventually(() => !k.plugins.isLoaded('quote-signatures'))).toBe(true);
+    try {
+      const { quote, token, page } = await openQuote();
+      expect(page).not.toContain('signature-pad');
+      const res = await ajax({ action: 'billing_accept_quote', quote_id: String(quote.id), token });
+      expect(res.status).toBe(200);
+      expect(await signatureRows(signed.quote.id)).toHaveLength(1);
+      const key = await k.api.quotes.accessKey(signed.quote.id);
+      expect((await fetchText(`/billing/quote/${signed.quote.id}?key=${encodeURIComponent(key)}`)).text).not.toContain('Signed by');
+    } finally {
+      await billing(db.url, ['plugin', 'activate', 'quote-signatures']);
+      await eventually(() => k.plugins.isLoaded('quote-signatures'));
+    }
+  }, 30_000);
 });

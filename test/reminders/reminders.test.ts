@@ -182,6 +182,10 @@ describe('under concurrent runs', () => {
 
 describe('who gets nothing', () => {
   it('skips drafts, paid, cancelled and trashed invoices, and invoices without an e-mail address', async () => {
+    await k.options.set('late_fee_enabled', true, CLI);
+    await k.options.set('late_fee_type', 'flat', CLI);
+    await k.options.set('late_fee_amount', '25', CLI);
+    await k.options.set('late_fee_after_days', 2, CLI);
     const draft = await overdueInvoice(3, { status: 'draft' });
     const paid = await overdueInvoice(3);
     await k.api.payments.record(paid.id, { amount: '1500.00', method: 'cheque', status: 'completed' }, CLI);
@@ -198,6 +202,9 @@ describe('who gets nothing', () => {
     const mails = await newReminders();
     for (const doc of [draft, paid, cancelled, trashed, noMail]) {
       expect(await rows(doc.id)).toEqual([]);
+      // no fee either (an open invoice without an e-mail address does owe one: it is overdue all the same)
+      const fees = await k.db.query('select 1 from billing_late_fees where invoice_id = $1', [doc.id]);
+      expect(fees).toHaveLength(doc === noMail ? 1 : 0);
       expect(mails.filter((m) => doc.customer.email && m.envelope.to.includes(doc.customer.email))).toHaveLength(0);
     }
     // a partly paid invoice is still open: reminded, with what is left
@@ -221,6 +228,24 @@ describe('who gets nothing', () => {
     const mails = (await newReminders()).filter((m) => m.envelope.to.includes(invoice.customer.email));
     expect(mails).toHaveLength(0);
     expect((await log()).filter((d) => d.template === 'payment_reminder')).toHaveLength(1);
+  }, 30_000);
+});
+
+describe('deactivated', () => {
+  it('stops at once on both instances and keeps what it recorded', async () => {
+    const invoice = await overdueInvoice(1);
+    const [{ n: before }] = await k.db.query<{ n: string }>('select count(*) as n from billing_reminders');
+    const off = await billing(db.url, ['plugin', 'deactivate', 'reminders']);
+    expect(off.code).toBe(0);
+    expect(await eventually(() => !k.plugins.isLoaded('reminders') && !k2.plugins.isLoaded('reminders'))).toBe(true);
+    await expect(k.jobs.runNow(JOB)).rejects.toMatchObject({ code: 'billing_unknown_job' });
+    expect(await rows(invoice.id)).toEqual([]);
+    const [{ n: after }] = await k.db.query<{ n: string }>('select count(*) as n from billing_reminders');
+    expect(after).toBe(before);
+    expect((await billing(db.url, ['plugin', 'activate', 'reminders'])).code).toBe(0);
+    expect(await eventually(() => k.plugins.isLoaded('reminders') && k2.plugins.isLoaded('reminders'))).toBe(true);
+    await k.jobs.runNow(JOB);
+    expect((await newReminders()).filter((m) => m.envelope.to.includes(invoice.customer.email))).toHaveLength(1);
   }, 30_000);
 });
 
