@@ -7,10 +7,9 @@ import { documentInput } from './document-input.ts';
 import { DOCUMENT_COLUMNS, documentFromRow, type BillingDocument } from './document.ts';
 import { DocumentService, notFound, type CreateContext, type ServiceDeps } from './document-service.ts';
 import { listDocuments, type ListQuery, type ListResult } from './list-query.ts';
-import { Money, type CurrencyCode } from '../money/index.ts';
+import { Decimal, Money, type CurrencyCode } from '../money/index.ts';
 import { invoiceStatusAfter } from '../payments/invoice-status.ts';
 import { vatCategory, type TaxBreakdownEntry } from '../tax/index.ts';
-import { Decimal } from '../money/index.ts';
 
 /** Statuses an invoice is in once issued; it never goes back to draft. */
 export const ISSUED = ['available', 'partial', 'paid', 'unpaid', 'cancelled'] as const;

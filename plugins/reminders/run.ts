@@ -137,7 +137,7 @@ export async function sendReminder(item: OutboxItem, ctx: PluginContext): Promis
   if (!row || row.status !== 'queued') return;
   const invoice = await ctx.api.invoices.find(invoiceId);
   if (!invoice || !stillOpen(invoice) || !invoice.customer.email.trim()) {
-    await mark(ctx, invoiceId, offset, 'cancelled', null);
+    await ctx.db.query(`update billing_reminders set status = 'cancelled' where invoice_id = $1 and offset_days = $2`, [invoiceId, offset]);
     return;
   }
   const step: ReminderStep = { offset_days: offset, subject: row.subject, body: row.body };
@@ -170,15 +170,6 @@ export async function sendReminder(item: OutboxItem, ctx: PluginContext): Promis
     );
     if (!failure) await ctx.hooks.fire(tx, 'billing_reminder_sent', invoiceId, invoice, step);
   });
-}
-
-async function mark(ctx: PluginContext, invoiceId: number, offset: number, status: string, deliveryId: number | null): Promise<void> {
-  await ctx.db.query('update billing_reminders set status = $3, delivery_id = $4 where invoice_id = $1 and offset_days = $2', [
-    invoiceId,
-    offset,
-    status,
-    deliveryId,
-  ]);
 }
 
 function stillOpen(doc: BillingDocument): boolean {
