@@ -77,7 +77,8 @@ describe('a mail that follows a change', () => {
       `select id, status, attempts, last_error from billing_outbox where topic = 'mail.payment_received' order by id desc limit 1`,
     );
     expect(item).toMatchObject({ status: 'pending', attempts: 1, last_error: expect.stringContaining('451') });
-    await a.db.query('update billing_outbox set run_after = now() where id = $1', [item!.id]);
+    // the administrator's receipt failed alike: both are due now, so neither is left to arrive during a later test
+    await a.db.query(`update billing_outbox set run_after = now() where status = 'pending'`);
     await a.outbox.drain();
     expect(smtp.received.filter((m) => m.envelope.to.includes('later@example.com'))).toHaveLength(1);
     const log = await a.db.query<{ result: string }>(
