@@ -29,8 +29,8 @@ export interface RunSummary {
 
 /**
  * One run of `billing_send_payment_reminders`: for every open invoice that can be due (an indexed range
- * on the due date, see the migration), records the latest step whose day has come and queues its mail,
- * then applies the late fees. The once-only guarantees are the tables' primary keys, not timing: a
+ * on the due date, see the migration), applies the late fees, then records the latest step whose day
+ * has come and queues its mail. The once-only guarantees are the tables' primary keys, not timing: a
  * second run at the same moment (another instance, `billing cron run`) inserts nothing and sends nothing.
  */
 export async function runReminders(ctx: PluginContext, now = new Date()): Promise<RunSummary> {
@@ -38,6 +38,8 @@ export async function runReminders(ctx: PluginContext, now = new Date()): Promis
   const today = siteDate(now, o.timezone);
   const steps = normalizeSteps(o.reminder_steps);
   const summary: RunSummary = { today, reminded: 0, skipped: 0, late_fees: 0 };
+  // fees first: a reminder queued in the same run then states the amount due with its fee
+  if (o.late_fee_enabled) summary.late_fees = await applyLateFees(ctx, today);
   if (steps.length) {
     const ids = await reminderCandidates(ctx, steps, today);
     for (let i = 0; i < ids.length; i += BATCH) {
@@ -46,7 +48,6 @@ export async function runReminders(ctx: PluginContext, now = new Date()): Promis
       summary.skipped += skipped;
     }
   }
-  if (o.late_fee_enabled) summary.late_fees = await applyLateFees(ctx, today);
   return summary;
 }
 

@@ -207,10 +207,10 @@ describe('who gets nothing', () => {
       expect(fees).toHaveLength(doc === noMail ? 1 : 0);
       expect(mails.filter((m) => doc.customer.email && m.envelope.to.includes(doc.customer.email))).toHaveLength(0);
     }
-    // a partly paid invoice is still open: reminded, with what is left
+    // a partly paid invoice is still open: its fee first, then reminded of what is left with it
     const mine = mails.filter((m) => m.envelope.to.includes(partial.customer.email));
     expect(mine).toHaveLength(1);
-    expect(String(mine[0]!.parsed.text)).toContain('$1,000.00 left');
+    expect(String(mine[0]!.parsed.text)).toContain('$1,025.00 left');
   });
 
   it('sends nothing for a reminder queued before the invoice was paid, and retries a server that was down', async () => {
