@@ -47,6 +47,8 @@ export const ERROR_STATUS = {
   billing_einvoice_unreadable: 400,
   // outbound webhooks: the URL is not http(s), or its host is or resolves to a non-public address
   billing_webhook_url_forbidden: 400,
+  // quote e-signatures: accepting needs a valid signature and a name (or what was sent is not a valid one)
+  billing_signature_required: 400,
   // CLI and in-process API
   billing_unknown_option: 400,
   billing_invalid_option: 400,

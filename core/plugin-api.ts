@@ -6,6 +6,9 @@
 export { definePlugin, type PluginContext, type PluginDefinition } from './plugins/define-plugin.ts';
 export { action, durable, filter, type Contributions, type ListenerDeclaration } from './plugins/contributions.ts';
 export type { ActionMap, FilterMap, HookDeclaration, HookPolicy, CreationSource, IssueRefusal, IssueContext } from './hooks/hook-map.ts';
+export type { Acceptance, AcceptanceContext, PublicPageContext } from './hooks/hook-map.ts';
+export { siteDate, siteDateTime, addDays } from './time/site-time.ts';
+export { formatMoney, formatDate } from './display/format.ts';
 export type { HookModels } from './hooks/hook-models.ts';
 export type { PluginHooks } from './hooks/registry.ts';
 export type { OptionMap, SettingSchema, SettingsDeclaration } from './options/option-map.ts';
@@ -34,7 +37,6 @@ export { unreadable, constantTimeEqual } from './payments/gateways/gateway-helpe
 export { Money, Decimal, isCurrency, minorUnits, type CurrencyCode, type DecimalInput } from './money/index.ts';
 export { isCountry, normalizeVatNumber, vatCategory, type TaxBreakdownEntry, type VatCategoryCode } from './tax/index.ts';
 export { pdfFilename } from './pdf/file-name.ts';
-export { siteDate, siteDateTime } from './time/site-time.ts';
 export { timestamp, type Tx } from './db/database.ts';
 export type { DocumentPdfs } from './modules/service-api.ts';
 export { BillingError, type ErrorCode } from './errors.ts';

@@ -7,6 +7,9 @@ import { documentInput } from './document-input.ts';
 import { DOCUMENT_COLUMNS, documentFromRow, type BillingDocument } from './document.ts';
 import { DocumentService, notFound, type CreateContext, type ServiceDeps } from './document-service.ts';
 import { listDocuments, type ListQuery, type ListResult } from './list-query.ts';
+import { Decimal, Money, type CurrencyCode } from '../money/index.ts';
+import { invoiceStatusAfter } from '../payments/invoice-status.ts';
+import { vatCategory, type TaxBreakdownEntry } from '../tax/index.ts';
 
 /** Statuses an invoice is in once issued; it never goes back to draft. */
 export const ISSUED = ['available', 'partial', 'paid', 'unpaid', 'cancelled'] as const;
@@ -97,6 +100,62 @@ export class InvoiceService extends DocumentService {
     const refusals = await this.hooks.applyFilters('billing_invoice_issue_refusals', [], doc, { via, tx });
     const first = Array.isArray(refusals) ? refusals[0] : undefined;
     if (first) throw new BillingError(first.code, first.message, first.data ?? {});
+  }
+
+  /**
+   * Adds a non-taxable charge line (a late fee) to an issued invoice in `tx`: subtotal, total and due
+   * grow by exactly `amount`, tax and the discount stay as they were (the charge comes after both), the
+   * breakdown's untaxed group grows, and the status follows the money. The invoice is locked first, so
+   * the caller's once-only guard and this change commit together. Audited; fires
+   * `billing_invoice_updated` (and `billing_invoice_status_changed` if the status moves) after commit.
+   */
+  async addCharge(tx: Tx, id: number, charge: { name: string; amount: string }, actor: Actor): Promise<BillingDocument> {
+    const doc = await this.find(id, tx, true);
+    if (!doc || doc.trashed) throw notFound();
+    if (doc.status === 'draft' || doc.status === 'cancelled') {
+      throw new BillingError('billing_rest_invalid_state', `A ${doc.status} invoice takes no charge.`);
+    }
+    const currency = doc.currency as CurrencyCode;
+    const m = (v: string) => Money.parse(v, currency);
+    const amount = m(charge.amount);
+    if (!amount.isPositive()) throw invalidParam('amount', 'A charge must be above zero.');
+    const subtotal = m(doc.totals.subtotal).plus(amount);
+    const total = m(doc.totals.total).plus(amount);
+    const paid = m(doc.totals.paid);
+    const credited = m(doc.totals.credited);
+    const due = Money.max(Money.zero(currency), total.minus(paid).minus(credited));
+    const item = { name: charge.name, description: '', quantity: '1', price: amount.toString(), amount: amount.toString(), taxable: false };
+    const category = vatCategory(doc.tax.category, false, Decimal.ZERO);
+    const breakdown: TaxBreakdownEntry[] = doc.taxBreakdown.map((e) => ({ ...e }));
+    const untaxed = breakdown.find((e) => e.category === category && Number(e.rate) === 0);
+    if (untaxed) {
+      untaxed.amount = m(untaxed.amount).plus(amount).toString();
+      untaxed.basis = m(untaxed.basis).plus(amount).toString();
+    } else {
+      const statement =
+        category === 'E' && doc.tax.category === 'standard' ? await this.options.get('tax_exempt_items_statement', tx) : doc.tax.statement;
+      breakdown.push({ category, rate: '0', amount: amount.toString(), discount: '0', basis: amount.toString(), tax: '0', statement });
+    }
+    const received =
+      !paid.isZero() ||
+      (await tx.query(`select 1 from billing_payments where invoice_id = $1 and status in ('completed', 'refunded') limit 1`, [id]))
+        .length > 0;
+    const status = invoiceStatusAfter(doc.status, { paid, credited, due, received });
+    const rows = await tx.query(
+      `update billing_documents set items = items || $2::jsonb, subtotal = $3, total = $4, due = $5, tax_breakdown = $6,
+         status = $7, updated_at = now() where id = $1 returning ${DOCUMENT_COLUMNS}`,
+      [id, JSON.stringify([item]), subtotal.toString(), total.toString(), due.toString(), JSON.stringify(breakdown), status],
+    );
+    await audit(tx, actor, {
+      action: 'invoice.charge',
+      objectType: 'invoice',
+      objectId: id,
+      details: { name: charge.name, amount: amount.toString(), total: total.toString(), due: due.toString() },
+    });
+    const updated = documentFromRow(rows[0]!);
+    if (status !== doc.status) await this.hooks.fire(tx, 'billing_invoice_status_changed', id, updated, doc.status, status);
+    await this.hooks.fire(tx, 'billing_invoice_updated', id, updated);
+    return updated;
   }
 
   /** Changes the stored status in `tx`, firing `billing_invoice_status_changed` after commit. */

@@ -38,12 +38,18 @@ export function quoteAjaxActions(d: DocumentsContext): AjaxAction[] {
       aliases: ['billing_quote_accept'],
       capability: null,
       nopriv: true,
-      fields: { ...answerFields, signature: 'With the e-signature addon: the signature' },
+      fields: {
+        ...answerFields,
+        signature: 'With the e-signature addon: the signature, a data:image/png;base64 URL',
+        signer_name: "With the e-signature addon: the signer's name",
+      },
       handler: async (req) => {
         const { quote, invoice } = await d.quotes.accept(Number(req.params.quote_id), {
           token: String(req.params.token ?? ''),
           signature: stringOrUndefined(req.params.signature),
           ip: req.ip,
+          userAgent: req.userAgent,
+          fields: textFields(req.params),
         });
         return { quote_id: quote.id, status: quote.status, invoice_id: invoice?.id ?? null };
       },
@@ -64,6 +70,13 @@ export function quoteAjaxActions(d: DocumentsContext): AjaxAction[] {
       },
     },
   ];
+}
+
+/** The posted fields that are text, for `billing_quote_acceptance` (the token is left out: it is spent). */
+function textFields(params: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) if (typeof v === 'string' && k !== 'token' && k !== '_wpnonce') out[k] = v;
+  return out;
 }
 
 function stringOrUndefined(v: unknown): string | undefined {

@@ -19,6 +19,9 @@ export interface QuoteAnswer {
   reason?: string;
   signature?: string;
   ip?: string;
+  userAgent?: string;
+  /** Every posted text field, for `billing_quote_acceptance` listeners (an addon's own fields). */
+  fields?: Record<string, string>;
 }
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -120,12 +123,24 @@ export class QuoteService extends DocumentService {
       if (status !== 'available') {
         throw new BillingError('billing_rest_invalid_state', `This quote is ${status} and cannot be ${outcome} now.`);
       }
-      const record = {
+      let record: Record<string, unknown> = {
         at: siteDateTime(new Date(), timezone),
         by: quote.customer.name || quote.customer.email || 'customer',
         ...(answer.reason ? { reason: answer.reason } : {}),
         ...(answer.signature ? { signature: answer.signature } : {}),
       };
+      if (outcome === 'accepted') {
+        // before the invoice is made: a refusal here leaves no invoice, no number and an unused token
+        const acceptance = await this.hooks.applyFilters('billing_quote_acceptance', { record, refusals: [] }, quote, {
+          tx,
+          fields: answer.fields ?? {},
+          ip: answer.ip ?? null,
+          userAgent: answer.userAgent ?? null,
+        });
+        const refusal = acceptance.refusals[0];
+        if (refusal) throw new BillingError(refusal.code, refusal.message, refusal.data ?? {});
+        record = acceptance.record;
+      }
       let invoice: BillingDocument | null = null;
       if (outcome === 'accepted' && onAccept !== 'none') {
         invoice = await this.invoices.createIn(tx, documentInput(quote, { status: onAccept === 'convert_draft' ? 'draft' : 'available' }), {

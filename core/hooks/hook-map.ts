@@ -14,6 +14,7 @@
 import type { Tx } from '../db/database.ts';
 import type { ErrorCode } from '../errors.ts';
 import type { HookModels } from './hook-models.ts';
+import type { Html } from '../http/html.ts';
 
 type Invoice = HookModels['invoice'];
 type Quote = HookModels['quote'];
@@ -40,6 +41,30 @@ export interface IssueRefusal {
 export interface IssueContext {
   via: 'create' | 'update' | 'send';
   tx: Tx | null;
+}
+
+/**
+ * A visitor accepting a quote, as `billing_quote_acceptance` sees it: the form's own fields (`fields`:
+ * every posted field as text, e.g. an addon's `signature` and `signer_name`), who sent it, and the
+ * accepting transaction (listeners write through it; a refusal rolls it all back).
+ */
+export interface AcceptanceContext {
+  tx: Tx;
+  fields: Record<string, string>;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** What `billing_quote_acceptance` filters: the `accepted` record, and refusals that stop the acceptance. */
+export interface Acceptance {
+  record: Json;
+  refusals: IssueRefusal[];
+}
+
+/** Where a public page is being built: its kind, and the site's today (`Y-m-d`, site timezone). */
+export interface PublicPageContext {
+  kind: 'invoice' | 'quote';
+  today: string;
 }
 
 /** Actions: listeners return nothing; they run after the change they report has committed. */
@@ -85,6 +110,17 @@ export interface CoreFilterMap {
    * that must fail closed catches its own errors and refuses.
    */
   billing_invoice_issue_refusals: [refusals: IssueRefusal[], invoice: Invoice, context: IssueContext];
+  /**
+   * A visitor accepting a quote, inside the accepting transaction: `record` is what the quote's
+   * `accepted` will hold (`{at, by}`), and a listener may add to it (the e-signature addon's
+   * `signature`); a listener adds a refusal to stop the acceptance (the first one becomes the visitor's
+   * error; nothing is written, the token stays unused).
+   */
+  billing_quote_acceptance: [acceptance: Acceptance, quote: Quote, context: AcceptanceContext];
+  /** Blocks of HTML added to a document's public page after its notes and terms (e.g. "Signed by"). */
+  billing_public_document_blocks: [blocks: Html[], document: Invoice | Quote, context: PublicPageContext];
+  /** Fields and scripts added inside the public quote page's Accept form (e.g. a signature pad). */
+  billing_public_accept_fields: [fields: Html[], quote: Quote, context: PublicPageContext];
 }
 
 /** Every action: the core's, and those plugins merge in (`declare module … { interface ActionMap { … } }`). */
@@ -151,6 +187,9 @@ export const CORE_HOOKS = Object.freeze({
   billing_email: fail('message', 'template', 'document'),
   billing_tax_treatment: fail('treatment', 'document'),
   billing_invoice_issue_refusals: fail('refusals', 'invoice', 'context'),
+  billing_quote_acceptance: fail('acceptance', 'quote', 'context'),
+  billing_public_document_blocks: fail('blocks', 'document', 'context'),
+  billing_public_accept_fields: fail('fields', 'quote', 'context'),
 } satisfies Record<keyof CoreActionMap | keyof CoreFilterMap, HookSpec>);
 
 type CoreHook = keyof typeof CORE_HOOKS;

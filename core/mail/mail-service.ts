@@ -9,6 +9,7 @@ import type { QuoteService } from '../documents/quote-service.ts';
 import { quoteStatus } from '../documents/representation.ts';
 import { siteDate, siteDateTime } from '../time/site-time.ts';
 import { BillingError } from '../errors.ts';
+import type { Html } from '../http/html.ts';
 import type { HookModels } from '../hooks/hook-models.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import type { Logger } from '../log.ts';
@@ -20,6 +21,7 @@ import {
   invoiceAvailable,
   paymentReceipt,
   paymentReceived,
+  paymentReminder,
   quoteAnswered,
   quoteAvailable,
   type MailCompany,
@@ -185,6 +187,27 @@ export class MailService {
   async quoteAnsweredMail(quote: BillingDocument, invoice: BillingDocument | null, actor: Actor): Promise<void> {
     const admin = await this.adminAddress();
     if (admin) retryUnlessPermanent(await this.deliver(quoteAnswered, { quote, invoice }, { to: admin, document: quote, actor }));
+  }
+
+  /**
+   * A payment reminder to the invoice's customer (`payment_reminder`), worded by the caller: `compose`
+   * gets the public link and the company's name and returns the subject, the HTML body (its values
+   * escaped, e.g. with `html`) and the text part. Outbox work, like the payment mails: a failure the
+   * server may recover from throws (retried), a permanent refusal is returned in the delivery log row.
+   */
+  async reminderMail(
+    invoice: BillingDocument,
+    compose: (values: { link: string; companyName: string }) => { subject: string; html: Html; text: string },
+    actor: Actor,
+  ): Promise<{ delivery: Delivery; failure: string | null }> {
+    const to = invoice.customer.email.trim();
+    if (!to) throw new BillingError('billing_mail_no_recipient', 'The invoice has no customer e-mail address.');
+    const link = await this.publicLink('invoice', invoice.id);
+    const companyName = await this.d.options.get('company_name');
+    const message = compose({ link, companyName });
+    const result = await this.deliver(paymentReminder, { doc: invoice, link, ...message }, { to, document: invoice, actor });
+    retryUnlessPermanent(result);
+    return result;
   }
 
   /** Closes the transport's connections (background mails are outbox items: nothing is under way in memory). */

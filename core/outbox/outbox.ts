@@ -39,6 +39,11 @@ export interface EnqueueOptions {
 /** What units get (`ctx.outbox`): writing work in the caller's transaction. */
 export interface OutboxWriter {
   enqueue(tx: Tx, topic: string, payload: Record<string, unknown>, opts?: EnqueueOptions): Promise<boolean>;
+  /**
+   * Many items of one topic in one statement (a job queuing a mail per due invoice), each with its own
+   * key; answers how many were new. Same semantics as `enqueue`, one round trip.
+   */
+  enqueueMany(tx: Tx, topic: string, items: ReadonlyArray<{ payload: Record<string, unknown>; key?: string }>): Promise<number>;
 }
 
 export interface OutboxRow {
@@ -113,6 +118,18 @@ export class Outbox implements OutboxWriter {
     );
     if (rows.length && !opts.delayMs) tx.afterCommit(() => this.kick());
     return rows.length > 0;
+  }
+
+  async enqueueMany(tx: Tx, topic: string, items: ReadonlyArray<{ payload: Record<string, unknown>; key?: string }>): Promise<number> {
+    if (!items.length) return 0;
+    const rows = await tx.query(
+      `insert into billing_outbox (topic, payload, key, run_after)
+       select $1, p::jsonb, k, now() from unnest($2::text[], $3::text[]) as i(p, k)
+       on conflict (key) do nothing returning id`,
+      [topic, items.map((i) => JSON.stringify(i.payload)), items.map((i) => i.key ?? null)],
+    );
+    if (rows.length) tx.afterCommit(() => this.kick());
+    return rows.length;
   }
 
   /** Starts this instance's worker (serving instances only; the CLI leaves its items to them). */

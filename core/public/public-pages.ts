@@ -223,10 +223,14 @@ async function serve(d: PublicPagesDeps, kind: Kind, req: Request, res: Response
     const payable = kind === 'invoice' && PAYABLE.includes(viewed.status) && Number(viewed.totals.due) > 0;
     const gateways = payable ? await d.gateways.available() : [];
     const policy = gateways.length ? { 'Content-Security-Policy': payingPolicy(await d.gateways.origins()) } : {};
+    // what active plugins add to the page (the e-signature addon's "Signed by" and its pad), inside the same policy
+    const where = { kind, today };
+    const blocks = await d.hooks.applyFilters('billing_public_document_blocks', [], viewed, where);
+    const acceptFields = token ? await d.hooks.applyFilters('billing_public_accept_fields', [], viewed, where) : [];
     res
       .status(200)
       .set({ ...PUBLIC_HEADERS, ...policy })
-      .end(publicPage(`${label(kind)} ${doc.number}`, page(viewed, { ...o, today, key, token, gateways })));
+      .end(publicPage(`${label(kind)} ${doc.number}`, page(viewed, { ...o, today, key, token, gateways, blocks, acceptFields })));
   } catch (err) {
     d.log.error({ err, kind }, 'public page failed');
     if (!res.headersSent)
@@ -284,6 +288,10 @@ interface PageContext {
   allow_partial_payments: boolean;
   /** The pay buttons: active, configured gateways (none when the invoice takes no payment). */
   gateways: Array<{ method: string; title: string }>;
+  /** From `billing_public_document_blocks`: shown after the notes and terms. */
+  blocks: Html[];
+  /** From `billing_public_accept_fields`: inside the Accept form, before its button. */
+  acceptFields: Html[];
 }
 
 /**
@@ -336,9 +344,10 @@ ${doc.customer.name}${doc.customer.company ? `\n${doc.customer.company}` : ''}${
 ${taxStatements(doc).map((statement) => html`<p class="statement">${statement}</p>`)}
 ${doc.notes ? html`<h3>Notes</h3><p>${doc.notes}</p>` : ''}
 ${doc.terms ? html`<h3>Terms</h3><p>${doc.terms}</p>` : ''}
+${c.blocks}
 <div class="actions">
   <a class="button secondary" href="${base}/pdf${keyQuery}">Download PDF</a>
-  ${kind === 'quote' && c.token ? answerForms(doc.id, c.token) : ''}
+  ${kind === 'quote' && c.token ? answerForms(doc.id, c.token, c.acceptFields) : ''}
 </div>
 <div id="quote-answer" hidden role="status"></div>
 ${kind === 'invoice' && c.gateways.length ? payForms(doc, c) : ''}`;
@@ -365,11 +374,12 @@ function payForms(doc: BillingDocument, c: PageContext): Html {
   </section>`;
 }
 
-function answerForms(quoteId: number, token: string): Html {
+function answerForms(quoteId: number, token: string, extra: Html[]): Html {
   const hidden = (action: string) => html`<input type="hidden" name="action" value="${action}">
     <input type="hidden" name="quote_id" value="${quoteId}"><input type="hidden" name="token" value="${token}">`;
   return html`
   <form method="post" action="/wp-admin/admin-ajax.php" data-billing-answer="accept">${hidden('billing_accept_quote')}
+    ${extra}
     <button type="submit" name="answer" value="accept">Accept quote</button></form>
   <form method="post" action="/wp-admin/admin-ajax.php" data-billing-answer="decline">${hidden('billing_decline_quote')}
     <label class="muted" for="decline-reason">Reason (optional)</label>

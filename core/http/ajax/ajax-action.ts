@@ -8,6 +8,8 @@ export interface AjaxRequest {
   user: AuthUser | null;
   actor: Actor;
   ip: string;
+  /** The caller's User-Agent header ('' when none): kept with what a visitor signs. */
+  userAgent?: string;
 }
 
 /**

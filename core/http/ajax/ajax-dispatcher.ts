@@ -80,6 +80,7 @@ export class AjaxDispatcher {
       user,
       actor: user ? { id: user.id, name: user.login, ip: req.ip ?? null } : { id: null, name: 'visitor', ip: req.ip ?? null },
       ip: req.ip ?? '',
+      userAgent: String(req.headers['user-agent'] ?? '').slice(0, 500),
     };
     try {
       if (!user) {

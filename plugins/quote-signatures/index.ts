@@ -1,0 +1,199 @@
+import { createHash } from 'node:crypto';
+import { Router } from 'express';
+import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import {
+  definePlugin,
+  filter,
+  html,
+  siteDateTime,
+  type Acceptance,
+  type AcceptanceContext,
+  type BillingDocument,
+  type PluginContext,
+} from '../../core/plugin-api.ts';
+// E-signatures on accepted quotes (contract §9.5): the pad on the public quote page, the checked PNG
+// stored with the content hash, and "Signed by" on the quote and on the invoice made from it.
+// docs/quote-signatures.md is the user's page.
+import { PAD_SCRIPT, PAD_SCRIPT_PATH } from './pad-script.ts';
+import { checkSignaturePng } from './png.ts';
+import { contentSha256, dataUrl, insertSignature, signatureFor, signedLine, type StoredSignature } from './signatures.ts';
+
+declare module '../../core/options/option-map.ts' {
+  interface OptionMap {
+    quote_signature_required: boolean;
+  }
+}
+
+/** What the quote's `accepted` gains, and what `billing_quote_signed` carries. */
+export interface SignatureRecord {
+  signer_name: string;
+  signed_at: string;
+  content_sha256: string;
+}
+
+declare module '../../core/hooks/hook-map.ts' {
+  interface ActionMap {
+    billing_quote_signed: [quoteId: number, quote: BillingDocument, signature: SignatureRecord];
+  }
+}
+
+const MAX_NAME = 200;
+
+/** A refusal of the acceptance, as the visitor gets it: 400 `billing_signature_required`. */
+class Refused extends Error {}
+const refuse = (message: string) => new Refused(message);
+
+/**
+ * Inside the accepting transaction: with a signature and a name, checks and stores them and adds the
+ * record to `accepted`; without, refuses when `quote_signature_required` is on. A refusal stops the
+ * acceptance, so the quote, the token and the invoice number all stay as they were.
+ */
+async function acceptWithSignature(
+  ctx: PluginContext,
+  acceptance: Acceptance,
+  quote: BillingDocument,
+  c: AcceptanceContext,
+): Promise<Acceptance> {
+  try {
+    return { ...acceptance, record: await signedRecord(ctx, acceptance.record, quote, c) };
+  } catch (err) {
+    if (!(err instanceof Refused)) throw err;
+    const refusal = { code: 'billing_signature_required' as const, message: err.message };
+    return { ...acceptance, refusals: [...acceptance.refusals, refusal] };
+  }
+}
+
+async function signedRecord(
+  ctx: PluginContext,
+  record: Record<string, unknown>,
+  quote: BillingDocument,
+  c: AcceptanceContext,
+): Promise<Record<string, unknown>> {
+  const signature = (c.fields.signature ?? '').trim();
+  const name = (c.fields.signer_name ?? '').replace(/\s+/g, ' ').trim();
+  const { signature: _raw, ...rest } = record;
+  if (!signature && !name) {
+    if (await ctx.options.get('quote_signature_required', c.tx)) {
+      throw refuse('Please sign in the box and type your name to accept this quote.');
+    }
+    return rest;
+  }
+  if (!signature) throw refuse('Please sign in the box to accept this quote.');
+  if (!name) throw refuse('Please type your name next to your signature.');
+  if (name.length > MAX_NAME) throw refuse(`The name may have at most ${MAX_NAME} characters.`);
+  const png = checkSignaturePng(signature);
+  if (!png.ok) throw refuse(`The signature is not accepted: ${png.reason}. Please sign again.`);
+
+  const stored = await insertSignature(c.tx, {
+    quote_id: quote.id,
+    signer_name: name,
+    ip: c.ip,
+    user_agent: c.userAgent ? c.userAgent.slice(0, 500) : null,
+    content_sha256: contentSha256(quote),
+    image: png.bytes,
+    image_sha256: createHash('sha256').update(png.bytes).digest('hex'),
+  });
+  const view: SignatureRecord = {
+    signer_name: stored.signer_name,
+    signed_at: siteDateTime(stored.signed_at, await ctx.options.get('timezone', c.tx)),
+    content_sha256: stored.content_sha256,
+  };
+  await ctx.hooks.fire(c.tx, 'billing_quote_signed', quote.id, quote, view);
+  return { ...rest, signature: view };
+}
+
+async function pdfBlock(ctx: PluginContext, s: StoredSignature): Promise<Content> {
+  return {
+    unbreakable: true,
+    margin: [0, 18, 0, 0],
+    stack: [
+      { text: 'SIGNATURE', fontSize: 8, bold: true, color: '#6b7280', characterSpacing: 0.6 },
+      { image: dataUrl(s), fit: [200, 70], margin: [0, 4, 0, 4] },
+      { text: await signedLine(ctx, s), fontSize: 9, bold: true },
+      { text: `Content SHA-256 ${s.content_sha256}`, fontSize: 6.5, color: '#6b7280', margin: [0, 2, 0, 0] },
+    ],
+  };
+}
+
+export default definePlugin({
+  name: 'quote-signatures',
+  version: '1.0.0',
+  compatibility: '^0.1.0',
+  title: 'Quote e-signatures',
+  description: 'Customers sign a quote on its public page to accept it; the signature appears on the quote and its invoice.',
+  settings: {
+    quote_signature_required: {
+      type: 'boolean',
+      default: true,
+      description: 'Accepting a quote needs a drawn signature and the signer’s name',
+    },
+  },
+  migrations: [
+    {
+      name: '0001_signatures',
+      up: `
+        -- one signature per quote (a quote is accepted once); the drawing, and SHA-256 of what was signed
+        create table billing_quote_signatures (
+          quote_id bigint primary key references billing_documents (id),
+          signer_name text not null,
+          signed_at timestamptz not null default now(),
+          ip text,
+          user_agent text,
+          content_sha256 text not null,
+          image bytea not null,
+          image_sha256 text not null
+        );
+        -- the invoice made from a quote finds the quote's signature
+        create index billing_quote_signatures_invoice on billing_documents (invoice_id) where kind = 'quote' and invoice_id is not null;
+      `,
+    },
+  ],
+  hooks: { actions: [{ name: 'billing_quote_signed', args: ['quoteId', 'quote', 'signature'] }] },
+  listeners: [
+    filter('billing_quote_acceptance', (ctx: PluginContext) => (acceptance, quote, c) => acceptWithSignature(ctx, acceptance, quote, c)),
+    filter('billing_public_accept_fields', (ctx: PluginContext) => async (fields) => {
+      const required = await ctx.options.get('quote_signature_required');
+      return [
+        ...fields,
+        html`<fieldset class="signature" style="border:1px solid #d0d7de;border-radius:4px;padding:.6em .8em">
+  <legend>Signature${required ? '' : ' (optional)'}</legend>
+  <canvas id="signature-pad" width="600" height="180" style="width:100%;max-width:30em;aspect-ratio:10/3;border:1px dashed #8c959f;border-radius:4px;touch-action:none;background:#fff" aria-label="Sign here"></canvas>
+  <input type="hidden" id="signature-data" name="signature" value="">
+  <label for="signer-name">Your full name</label>
+  <input id="signer-name" name="signer_name" maxlength="${MAX_NAME}" autocomplete="name"${required ? ' required' : ''}>
+  <button type="button" id="signature-clear" class="secondary">Clear signature</button>
+</fieldset>
+<script src="${PAD_SCRIPT_PATH}" defer></script>`,
+      ];
+    }),
+    filter('billing_public_document_blocks', (ctx: PluginContext) => async (blocks, doc) => {
+      const s = await signatureFor(ctx, doc);
+      if (!s) return blocks;
+      return [
+        ...blocks,
+        html`<section class="signed-by"><h3>Signature</h3>
+  <img src="${dataUrl(s)}" alt="Signature of ${s.signer_name}" style="max-width:16em;max-height:6em;display:block">
+  <p>${await signedLine(ctx, s)}</p></section>`,
+      ];
+    }),
+    filter('billing_pdf_document', (ctx: PluginContext) => async (definition, doc) => {
+      const s = await signatureFor(ctx, doc as BillingDocument);
+      if (!s) return definition;
+      const d = definition as unknown as TDocumentDefinitions;
+      const content = Array.isArray(d.content) ? d.content : [d.content];
+      return { ...d, content: [...content, await pdfBlock(ctx, s)] } as unknown as Record<string, unknown>;
+    }),
+  ],
+  routers: () => {
+    const router = Router();
+    router.get(PAD_SCRIPT_PATH, (_req, res) => {
+      res.set({
+        'Content-Type': 'text/javascript; charset=utf-8',
+        'Cache-Control': 'public, max-age=3600',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      res.end(PAD_SCRIPT);
+    });
+    return [router];
+  },
+});

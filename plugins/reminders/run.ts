@@ -1,0 +1,220 @@
+import {
+  addDays,
+  Decimal,
+  formatDate,
+  formatMoney,
+  Money,
+  siteDate,
+  type BillingDocument,
+  type CurrencyCode,
+  type OutboxItem,
+  type PluginContext,
+} from '../../core/plugin-api.ts';
+import { fillHtml, fillText, normalizeSteps, plainText, type ReminderStep } from './steps.ts';
+
+/** Issued invoices that still take money: the only ones reminded or charged a fee (contract §9.3). */
+export const OPEN_STATUSES = ['available', 'partial', 'unpaid'];
+/** Invoices handled per transaction: a run over many due invoices holds no lock for long. */
+const BATCH = 500;
+export const SEND_TOPIC = 'reminders.send';
+
+export interface RunSummary {
+  today: string;
+  /** Invoices that got a reminder queued (one each). */
+  reminded: number;
+  /** Earlier steps recorded as skipped because a later one was due. */
+  skipped: number;
+  late_fees: number;
+}
+
+/**
+ * One run of `billing_send_payment_reminders`: for every open invoice that can be due (an indexed range
+ * on the due date, see the migration), applies the late fees, then records the latest step whose day
+ * has come and queues its mail. The once-only guarantees are the tables' primary keys, not timing: a
+ * second run at the same moment (another instance, `billing cron run`) inserts nothing and sends nothing.
+ */
+export async function runReminders(ctx: PluginContext, now = new Date()): Promise<RunSummary> {
+  const o = await ctx.options.getMany(['timezone', 'reminder_steps', 'late_fee_enabled']);
+  const today = siteDate(now, o.timezone);
+  const steps = normalizeSteps(o.reminder_steps);
+  const summary: RunSummary = { today, reminded: 0, skipped: 0, late_fees: 0 };
+  // fees first: a reminder queued in the same run then states the amount due with its fee
+  if (o.late_fee_enabled) summary.late_fees = await applyLateFees(ctx, today);
+  if (steps.length) {
+    const ids = await reminderCandidates(ctx, steps, today);
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const { reminded, skipped } = await recordBatch(ctx, ids.slice(i, i + BATCH), steps, today);
+      summary.reminded += reminded;
+      summary.skipped += skipped;
+    }
+  }
+  return summary;
+}
+
+/** The SQL that says which step is the latest due for invoice `d` ($steps: offsets, $today: the site's date). */
+const LATEST = (steps: string, today: string) => `(select max(o) from unnest(${steps}::int[]) o where d.due_date + o <= ${today}::date)`;
+
+/**
+ * Open invoices whose latest due step is not recorded yet. The range `due_date <= today − smallest offset`
+ * runs on the partial index of open invoices, so paid, draft and trashed invoices are never read.
+ */
+async function reminderCandidates(ctx: PluginContext, steps: ReminderStep[], today: string): Promise<number[]> {
+  const offsets = steps.map((s) => s.offset_days);
+  const rows = await ctx.db.query<{ id: string }>(
+    `select d.id from billing_documents d
+      where d.kind = 'invoice' and d.trashed_at is null and d.status in ('available', 'partial', 'unpaid')
+        and d.due_date <= $1::date and d.due > 0 and d.customer_email <> ''
+        and not exists (select 1 from billing_reminders r where r.invoice_id = d.id and r.offset_days = ${LATEST('$2', '$3')})
+      order by d.id`,
+    [addDays(today, -offsets[0]!), offsets, today],
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+/**
+ * Records, for each invoice of the batch, its latest due step as `queued` and the earlier due steps it
+ * never had as `skipped`, and queues the mail of each `queued` row in the same transaction. The insert
+ * skips rows that exist: under concurrent runs the primary key (invoice, offset) lets exactly one of
+ * them record a step, and only the one that recorded it queues a mail.
+ */
+async function recordBatch(
+  ctx: PluginContext,
+  ids: number[],
+  steps: ReminderStep[],
+  today: string,
+): Promise<{ reminded: number; skipped: number }> {
+  const offsets = steps.map((s) => s.offset_days);
+  return ctx.db.transaction(async (tx) => {
+    // the step's words are kept with the queued row, as they were when it came due: editing the
+    // steps later changes no queued mail
+    const rows = await tx.query<{ invoice_id: string; offset_days: number; status: string }>(
+      `with due as (
+         select d.id, d.due_date, ${LATEST('$2', '$3')} as latest
+           from billing_documents d
+          where d.id = any($1::bigint[]) and d.kind = 'invoice' and d.trashed_at is null
+            and d.status in ('available', 'partial', 'unpaid') and d.due > 0 and d.customer_email <> ''
+       )
+       insert into billing_reminders (invoice_id, offset_days, status, subject, body)
+       select due.id, s.o, case when s.o = due.latest then 'queued' else 'skipped' end,
+              case when s.o = due.latest then s.subject else '' end, case when s.o = due.latest then s.body else '' end
+         from due join unnest($2::int[], $4::text[], $5::text[]) as s(o, subject, body) on due.due_date + s.o <= $3::date
+        where due.latest is not null
+          and not exists (select 1 from billing_reminders r where r.invoice_id = due.id and r.offset_days = due.latest)
+       on conflict (invoice_id, offset_days) do nothing
+       returning invoice_id, offset_days, status`,
+      [ids, offsets, today, steps.map((s) => s.subject), steps.map((s) => s.body)],
+    );
+    const queued = rows.filter((r) => r.status === 'queued');
+    await ctx.outbox.enqueueMany(
+      tx,
+      SEND_TOPIC,
+      queued.map((r) => ({
+        payload: { invoice_id: Number(r.invoice_id), offset_days: r.offset_days },
+        key: `reminder:${r.invoice_id}:${r.offset_days}`,
+      })),
+    );
+    return { reminded: queued.length, skipped: rows.length - queued.length };
+  });
+}
+
+interface ReminderRow {
+  status: string;
+  subject: string;
+  body: string;
+}
+
+/**
+ * The outbox handler: sends one queued reminder through the mail service (delivery log included) and
+ * marks it sent. At least once, like every outbox item: a row already sent is not sent again; an
+ * invoice paid, cancelled or trashed since it was queued gets nothing (`cancelled`).
+ */
+export async function sendReminder(item: OutboxItem, ctx: PluginContext): Promise<void> {
+  const invoiceId = Number(item.payload.invoice_id);
+  const offset = Number(item.payload.offset_days);
+  const [row] = await ctx.db.query<ReminderRow>(
+    'select status, subject, body from billing_reminders where invoice_id = $1 and offset_days = $2',
+    [invoiceId, offset],
+  );
+  if (!row || row.status !== 'queued') return;
+  const invoice = await ctx.api.invoices.find(invoiceId);
+  if (!invoice || !stillOpen(invoice) || !invoice.customer.email.trim()) {
+    await ctx.db.query(`update billing_reminders set status = 'cancelled' where invoice_id = $1 and offset_days = $2`, [invoiceId, offset]);
+    return;
+  }
+  const step: ReminderStep = { offset_days: offset, subject: row.subject, body: row.body };
+  const { delivery, failure } = await ctx.api.mail.reminderMail(
+    invoice,
+    ({ link, companyName }) => {
+      const values = {
+        invoice_number: invoice.number,
+        client_name: invoice.customer.name || invoice.customer.company || invoice.customer.email,
+        total_amount: formatMoney(invoice.totals.total, invoice.currency),
+        amount_due: formatMoney(invoice.totals.due, invoice.currency),
+        due_date: invoice.dueDate ? formatDate(invoice.dueDate) : '',
+        invoice_url: link,
+        company_name: companyName,
+      };
+      return {
+        // a header, not HTML: no escaping, but no line breaks either
+        subject: fillText(step.subject, values).replace(/[\r\n]+/g, ' '),
+        html: fillHtml(step.body, values),
+        text: fillText(plainText(step.body), values),
+      };
+    },
+    ctx.actor,
+  );
+  // a permanent refusal (5xx) is final and in the delivery log; a temporary one threw, and is retried
+  await ctx.db.transaction(async (tx) => {
+    await tx.query(
+      `update billing_reminders set status = $3, delivery_id = $4, sent_at = now() where invoice_id = $1 and offset_days = $2`,
+      [invoiceId, offset, failure ? 'failed' : 'sent', delivery.id],
+    );
+    if (!failure) await ctx.hooks.fire(tx, 'billing_reminder_sent', invoiceId, invoice, step);
+  });
+}
+
+function stillOpen(doc: BillingDocument): boolean {
+  return !doc.trashed && OPEN_STATUSES.includes(doc.status) && Number(doc.totals.due) > 0;
+}
+
+/**
+ * Late fees (contract §9.3): once per invoice, `late_fee_after_days` after the due date with money still
+ * due, a non-taxable `Late fee` line. The guard row (primary key = invoice) and the line are written in
+ * one transaction with the invoice locked, so concurrent runs add one fee, and a fee is never recorded
+ * without its line nor the line without the guard.
+ */
+async function applyLateFees(ctx: PluginContext, today: string): Promise<number> {
+  const o = await ctx.options.getMany(['late_fee_type', 'late_fee_amount', 'late_fee_after_days']);
+  const rows = await ctx.db.query<{ id: string }>(
+    `select d.id from billing_documents d
+      where d.kind = 'invoice' and d.trashed_at is null and d.status in ('available', 'partial', 'unpaid')
+        and d.due_date <= $1::date and d.due > 0
+        and not exists (select 1 from billing_late_fees f where f.invoice_id = d.id)
+      order by d.id`,
+    [addDays(today, -o.late_fee_after_days)],
+  );
+  let applied = 0;
+  for (const { id } of rows) {
+    const done = await ctx.db.transaction(async (tx) => {
+      const invoice = await ctx.api.invoices.find(Number(id), tx, true);
+      if (!invoice || !stillOpen(invoice) || !invoice.dueDate || addDays(invoice.dueDate, o.late_fee_after_days) > today) return false;
+      const currency = invoice.currency as CurrencyCode;
+      const fee =
+        o.late_fee_type === 'percent'
+          ? Money.parse(invoice.totals.total, currency).percent(Decimal.parse(o.late_fee_amount))
+          : Money.fromDecimal(Decimal.parse(o.late_fee_amount), currency);
+      const [guard] = await tx.query(
+        'insert into billing_late_fees (invoice_id, amount) values ($1, $2) on conflict (invoice_id) do nothing returning invoice_id',
+        [invoice.id, fee.toString()],
+      );
+      if (!guard) return false;
+      // a fee that rounds to nothing is recorded (it was decided) but adds no line
+      if (!fee.isPositive()) return false;
+      const charged = await ctx.api.invoices.addCharge(tx, invoice.id, { name: 'Late fee', amount: fee.toString() }, ctx.actor);
+      await ctx.hooks.fire(tx, 'billing_late_fee_applied', invoice.id, charged, fee.toString());
+      return true;
+    });
+    if (done) applied++;
+  }
+  return applied;
+}

@@ -1,0 +1,104 @@
+import { html, raw, type Html } from '../../core/plugin-api.ts';
+
+/** One reminder step (option `reminder_steps`): sent `offset_days` after the due date (negative: before). */
+export interface ReminderStep {
+  offset_days: number;
+  subject: string;
+  body: string;
+}
+
+const BODY = (lead: string) => `Hello {{client_name}},
+
+${lead}
+
+Invoice: {{invoice_number}}
+Total: {{total_amount}}
+Amount due: {{amount_due}}
+Due date: {{due_date}}
+
+You can view and pay it online: {{invoice_url}}
+
+Thank you,
+{{company_name}}`;
+
+/** The default steps (contract §9.3): three days before the due date, then one, seven and fourteen days after it. */
+export const DEFAULT_STEPS: ReminderStep[] = [
+  {
+    offset_days: -3,
+    subject: 'Invoice {{invoice_number}} is due on {{due_date}}',
+    body: BODY('A friendly reminder: invoice {{invoice_number}} from {{company_name}} is due in three days.'),
+  },
+  {
+    offset_days: 1,
+    subject: 'Invoice {{invoice_number}} is overdue',
+    body: BODY('Invoice {{invoice_number}} was due yesterday and we have not received the full payment yet.'),
+  },
+  {
+    offset_days: 7,
+    subject: 'Second reminder: invoice {{invoice_number}} is overdue',
+    body: BODY('Invoice {{invoice_number}} is now a week overdue. Please arrange the payment at your earliest convenience.'),
+  },
+  {
+    offset_days: 14,
+    subject: 'Final reminder: invoice {{invoice_number}} is two weeks overdue',
+    body: BODY('Invoice {{invoice_number}} is two weeks overdue. Please pay the amount due now, or contact us if something is wrong.'),
+  },
+];
+
+/** The steps to apply: one per offset (the first one given wins), in offset order. */
+export function normalizeSteps(steps: readonly ReminderStep[]): ReminderStep[] {
+  const byOffset = new Map<number, ReminderStep>();
+  for (const s of steps) if (!byOffset.has(s.offset_days)) byOffset.set(s.offset_days, s);
+  return [...byOffset.values()].sort((a, b) => a.offset_days - b.offset_days);
+}
+
+/** The tags of a step's subject and body (contract §9.3), as plain text values. */
+export interface TagValues {
+  invoice_number: string;
+  client_name: string;
+  total_amount: string;
+  amount_due: string;
+  due_date: string;
+  invoice_url: string;
+  company_name: string;
+}
+
+const TAG = /\{\{\s*([a-z_]+)\s*\}\}/g;
+
+/** Tags replaced by their text: for the subject and the text part. Unknown tags stay as written. */
+export function fillText(template: string, values: TagValues): string {
+  return template.replace(TAG, (whole, name: string) => (Object.hasOwn(values, name) ? values[name as keyof TagValues] : whole));
+}
+
+/**
+ * The HTML part: the step's body is the site's own markup (written by an administrator), line breaks
+ * kept; every value put into it is escaped, so a client named `<script>` stays text. The public link
+ * becomes a link.
+ */
+export function fillHtml(template: string, values: TagValues): Html {
+  const parts: Html[] = [];
+  let last = 0;
+  for (const m of template.matchAll(TAG)) {
+    parts.push(raw(template.slice(last, m.index)));
+    const name = m[1]!;
+    if (!Object.hasOwn(values, name)) parts.push(raw(m[0]));
+    else if (name === 'invoice_url') parts.push(html`<a href="${values.invoice_url}">${values.invoice_url}</a>`);
+    else parts.push(html`${values[name as keyof TagValues]}`);
+    last = m.index + m[0].length;
+  }
+  parts.push(raw(template.slice(last)));
+  return raw(html`${parts}`.value.replace(/\r?\n/g, '<br>\n'));
+}
+
+/** The text part of a body that may hold markup: tags dropped, breaks kept. */
+export function plainText(text: string): string {
+  return text
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/p>/gi, '\n\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+}

@@ -1,0 +1,278 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { createHash } from 'node:crypto';
+import { CLI } from '../../core/audit/audit.ts';
+import type { Kernel } from '../../core/kernel.ts';
+import { billing } from '../helpers/cli.ts';
+import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
+import { bootKernel, eventually } from '../helpers/kernel.ts';
+import { makeUser, type TestUser } from '../identity/support.ts';
+import { pdfText } from '../pdf/pdf-text.ts';
+import { pngBytes, pngDataUrl } from './png-fixture.ts';
+import { contentSha256 } from '../../plugins/quote-signatures/signatures.ts';
+
+let db: TestDatabase;
+let k: Kernel;
+let admin: TestUser;
+const UA = 'Mozilla/5.0 (signature test)';
+
+async function ajax(fields: Record<string, string>) {
+  const res = await fetch(`${k.url}/wp-admin/admin-ajax.php`, {
+    method: 'POST',
+    headers: { 'user-agent': UA },
+    body: new URLSearchParams(fields),
+  });
+  return { status: res.status, body: JSON.parse(await res.text()) };
+}
+
+async function fetchText(path: string) {
+  const res = await fetch(`${k.url}${path}`);
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+const tokenOf = (page: string) => /name="token"\s+value="([^"]+)"/.exec(page)?.[1] ?? null;
+
+/** An open quote and its public page as the customer opens it. */
+async function openQuote(name = 'Zoë Quinn') {
+  const quote = await k.api.quotes.create(
+    {
+      items: [{ name: 'Website', quantity: 1, price: 2500 }],
+      customer_name: name,
+      customer_email: 'zoe@example.com',
+      status: 'available',
+      expiry_date: '2099-01-01',
+    } as never,
+    { actor: CLI, source: 'api' },
+  );
+  const key = await k.api.quotes.accessKey(quote.id);
+  const page = await fetchText(`/billing/quote/${quote.id}?key=${encodeURIComponent(key)}`);
+  expect(page.status).toBe(200);
+  return { quote, key, page: page.text, token: tokenOf(page.text)! };
+}
+
+const signatureRows = (quoteId: number) => k.db.query('select * from billing_quote_signatures where quote_id = $1', [quoteId]);
+
+async function unchanged(quoteId: number) {
+  const quote = await k.api.quotes.get(quoteId);
+  expect(quote.status).toBe('available');
+  expect(quote.accepted).toBeNull();
+  expect(quote.invoiceId).toBeNull();
+  expect(await signatureRows(quoteId)).toEqual([]);
+}
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  k = await bootKernel(db.url);
+  admin = await makeUser(k, 'owner', 'administrator');
+  const activated = await billing(db.url, ['plugin', 'activate', 'quote-signatures']);
+  expect(activated.code).toBe(0);
+  expect(await eventually(() => k.plugins.isLoaded('quote-signatures'))).toBe(true);
+}, 60_000);
+
+beforeEach(async () => {
+  await k.options.set('quote_signature_required', true, CLI);
+});
+
+afterAll(async () => {
+  await k?.stop();
+  await db?.drop();
+});
+
+describe('the public quote page', () => {
+  it('has the pad and a name field inside the Accept form, with the pad’s script from this service', async () => {
+    const { page } = await openQuote();
+    const accept = /<form[^>]*data-billing-answer="accept">([\s\S]*?)<\/form>/.exec(page)![1]!;
+    expect(accept).toContain('<canvas id="signature-pad"');
+    expect(accept).toContain('name="signature"');
+    expect(accept).toMatch(/name="signer_name"[^>]*required/);
+    const src = /<script src="([^"]+)" defer><\/script>/.exec(accept)![1]!;
+    expect(src.startsWith('/')).toBe(true); // same origin: the page's script-src 'self' allows it
+    const script = await fetchText(src);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(script.text).toContain("toDataURL('image/png')");
+  });
+});
+
+describe('accepting with a signature, over HTTP', () => {
+  it('stores it with the content hash, shows "Signed by" on the quote and its invoice, pages and PDFs', async () => {
+    const { quote, key, token } = await openQuote();
+    const signed: unknown[] = [];
+    k.hooks.addAction(
+      'billing_quote_signed' as never,
+      ((id: number, _q: unknown, s: unknown) => {
+        if (id === quote.id) signed.push(s);
+      }) as never,
+    );
+    const image = pngBytes(600, 180);
+    const res = await ajax({
+      action: 'billing_accept_quote',
+      quote_id: String(quote.id),
+      token,
+      signature: pngDataUrl(image),
+      signer_name: '  Zoë   Quinn ',
+    });
+    expect(res).toMatchObject({ status: 200, body: { success: true, data: { quote_id: quote.id, status: 'accepted' } } });
+    const invoiceId = res.body.data.invoice_id as number;
+    expect(invoiceId).toBeGreaterThan(0);
+
+    const [row] = await signatureRows(quote.id);
+    expect(row).toMatchObject({ signer_name: 'Zoë Quinn', user_agent: UA, image_sha256: createHash('sha256').update(image).digest('hex') });
+    expect(row!.ip).toMatch(/127\.0\.0\.1/);
+    expect(Buffer.compare(row!.image as Buffer, image)).toBe(0);
+
+    // the representation's accepted gains the signature
+    const rep = await fetch(`${k.url}/wp-json/billing/v1/quotes/${quote.id}`, { headers: { authorization: admin.authorization } });
+    const body = (await rep.json()) as { accepted: { signature: Record<string, string> } };
+    expect(body.accepted.signature).toEqual({
+      signer_name: 'Zoë Quinn',
+      signed_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+      content_sha256: row!.content_sha256,
+    });
+    expect(row!.content_sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(await eventually(() => signed.length === 1)).toBe(true);
+    expect(signed[0]).toEqual(body.accepted.signature);
+    const line = `Signed by Zoë Quinn on ${body.accepted.signature.signed_at}`;
+
+    // the quote's page and PDF
+    const page = await fetchText(`/billing/quote/${quote.id}?key=${encodeURIComponent(key)}`);
+    expect(page.text).toContain(line);
+    expect(page.text).toContain(`src="data:image/png;base64,${image.toString('base64')}"`);
+    expect(page.text).not.toContain('id="signature-pad"'); // accepted: no form any more
+    const quotePdf = await fetch(`${k.url}/billing/quote/${quote.id}/pdf?key=${encodeURIComponent(key)}`);
+    expect(quotePdf.status).toBe(200);
+    expect((await pdfText(new Uint8Array(await quotePdf.arrayBuffer()))).text).toContain(line);
+
+    // the invoice made from it: page and PDF
+    const invoiceKey = await k.api.invoices.accessKey(invoiceId);
+    const invoicePage = await fetchText(`/billing/invoice/${invoiceId}?key=${encodeURIComponent(invoiceKey)}`);
+    expect(invoicePage.text).toContain(line);
+    const invoicePdf = await fetch(`${k.url}/wp-json/billing/v1/invoices/${invoiceId}/pdf`, {
+      headers: { authorization: admin.authorization },
+    });
+    expect(invoicePdf.status).toBe(200);
+    expect((await pdfText(new Uint8Array(await invoicePdf.arrayBuffer()))).text).toContain(line);
+  }, 60_000);
+
+  it('stores the hash of the quote as it was signed: one per content', async () => {
+    const a = await openQuote('Same Person');
+    const b = await openQuote('Same Person');
+    for (const q of [a, b]) {
+      const r = await ajax({
+        action: 'billing_accept_quote',
+        quote_id: String(q.quote.id),
+        token: q.token,
+        signature: pngDataUrl(pngBytes(300, 90)),
+        signer_name: 'S P',
+      });
+      expect(r.status).toBe(200);
+    }
+    const [ra] = await signatureRows(a.quote.id);
+    const [rb] = await signatureRows(b.quote.id);
+    // the hash of exactly the content the customer saw; different numbers: different content
+    expect(ra!.content_sha256).toBe(contentSha256(a.quote));
+    expect(rb!.content_sha256).toBe(contentSha256(b.quote));
+    expect(ra!.content_sha256).not.toBe(rb!.content_sha256);
+  });
+});
+
+describe('refusals: 400 billing_signature_required, nothing written, the token still good', () => {
+  it('refuses accepting without a signature or without a name while it is required', async () => {
+    const { quote, token } = await openQuote();
+    const missing: Record<string, string>[] = [
+      {},
+      { signer_name: 'Zoë Quinn' },
+      { signature: pngDataUrl(pngBytes(600, 180)) },
+      { signature: '', signer_name: '' },
+    ];
+    for (const fields of missing) {
+      const res = await ajax({ action: 'billing_accept_quote', quote_id: String(quote.id), token, ...fields });
+      expect(res).toMatchObject({ status: 400, body: { success: false, data: { code: 'billing_signature_required' } } });
+      await unchanged(quote.id);
+    }
+    // the same one-time token still works once the customer signs
+    const ok = await ajax({
+      action: 'billing_accept_quote',
+      quote_id: String(quote.id),
+      token,
+      signature: pngDataUrl(pngBytes(600, 180)),
+      signer_name: 'Zoë Quinn',
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it('refuses a signature over 200 KB, not a PNG, or of the wrong dimensions', async () => {
+    const { quote, token } = await openQuote();
+    const big = pngBytes(300, 200, { noise: true });
+    expect(big.length).toBeGreaterThan(200 * 1024);
+    const bad = [
+      pngDataUrl(big),
+      `data:image/jpeg;base64,${Buffer.from('not a png').toString('base64')}`,
+      `data:image/png;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64')}`,
+      pngDataUrl(pngBytes(3000, 20)),
+      'javascript:alert(1)',
+    ];
+    for (const signature of bad) {
+      const res = await ajax({ action: 'billing_accept_quote', quote_id: String(quote.id), token, signature, signer_name: 'Zoë Quinn' });
+      expect(res).toMatchObject({ status: 400, body: { success: false, data: { code: 'billing_signature_required' } } });
+      expect(res.body.data.message).toMatch(/signature is not accepted/);
+      await unchanged(quote.id);
+    }
+    const [{ n }] = await k.db.query<{ n: string }>(`select count(*) as n from billing_documents where kind = 'invoice'`);
+    const again = await ajax({ action: 'billing_decline_quote', quote_id: String(quote.id), token });
+    expect(again.status).toBe(200); // the token was never spent by the refusals
+    const [{ n: after }] = await k.db.query<{ n: string }>(`select count(*) as n from billing_documents where kind = 'invoice'`);
+    expect(after).toBe(n);
+  });
+
+  it('accepts without a signature when it is optional, but still refuses a bad one', async () => {
+    await k.options.set('quote_signature_required', false, CLI);
+    const { quote, token, page } = await openQuote();
+    expect(page).toContain('Signature (optional)');
+    const bad = await ajax({
+      action: 'billing_accept_quote',
+      quote_id: String(quote.id),
+      token,
+      signature: 'data:image/png;base64,AAAA',
+      signer_name: 'Zoë',
+    });
+    expect(bad.status).toBe(400);
+    await unchanged(quote.id);
+    const res = await ajax({ action: 'billing_accept_quote', quote_id: String(quote.id), token, signature: '', signer_name: '' });
+    expect(res.status).toBe(200);
+    const accepted = await k.api.quotes.get(quote.id);
+    expect(accepted.status).toBe('accepted');
+    expect(accepted.accepted).not.toHaveProperty('signature');
+    expect(await signatureRows(quote.id)).toEqual([]);
+  });
+});
+
+describe('deactivated', () => {
+  it('leaves the page and the accept action as the core has them, and keeps the signatures', async () => {
+    const signed = await openQuote();
+    expect(
+      (
+        await ajax({
+          action: 'billing_accept_quote',
+          quote_id: String(signed.quote.id),
+          token: signed.token,
+          signature: pngDataUrl(pngBytes(200, 60)),
+          signer_name: 'Kept',
+        })
+      ).status,
+    ).toBe(200);
+    expect((await billing(db.url, ['plugin', 'deactivate', 'quote-signatures'])).code).toBe(0);
+    expect(await eventually(() => !k.plugins.isLoaded('quote-signatures'))).toBe(true);
+    try {
+      const { quote, token, page } = await openQuote();
+      expect(page).not.toContain('signature-pad');
+      const res = await ajax({ action: 'billing_accept_quote', quote_id: String(quote.id), token });
+      expect(res.status).toBe(200);
+      expect(await signatureRows(signed.quote.id)).toHaveLength(1);
+      const key = await k.api.quotes.accessKey(signed.quote.id);
+      expect((await fetchText(`/billing/quote/${signed.quote.id}?key=${encodeURIComponent(key)}`)).text).not.toContain('Signed by');
+    } finally {
+      await billing(db.url, ['plugin', 'activate', 'quote-signatures']);
+      await eventually(() => k.plugins.isLoaded('quote-signatures'));
+    }
+  }, 30_000);
+});
