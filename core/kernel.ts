@@ -128,6 +128,13 @@ export class Kernel {
       payments: s.payments.payments,
       creditNotes: s.payments.creditNotes,
       pdfs: s.documents.pdfs,
+      // read-only: the registry's own add/remove stay with the plugin loader
+      roles: {
+        list: () => s.identity.roles.list(),
+        has: (role) => s.identity.roles.has(role),
+        allCapabilities: () => s.identity.roles.allCapabilities(),
+        capabilitiesOf: (role) => s.identity.roles.capabilitiesOf(role),
+      },
     };
     this.rest.auth = s.identity.auth;
     this.ajax.auth = s.identity.auth;

@@ -32,8 +32,12 @@ export { Money, Decimal, isCurrency, minorUnits, type CurrencyCode, type Decimal
 export { isCountry, normalizeVatNumber, vatCategory, type TaxBreakdownEntry, type VatCategoryCode } from './tax/index.ts';
 export { pdfFilename } from './pdf/file-name.ts';
 export type { Tx } from './db/database.ts';
-export type { DocumentPdfs } from './modules/service-api.ts';
+export type { DocumentPdfs, RoleReader } from './modules/service-api.ts';
+export type { ListScope } from './documents/list-scope.ts';
+export type { AuthUser } from './http/auth.ts';
 export { BillingError, type ErrorCode } from './errors.ts';
 export type { BillingDocument } from './documents/document.ts';
 export type { Payment } from './payments/payment.ts';
 export type { Actor } from './audit/audit.ts';
+export { audit, CLI } from './audit/audit.ts';
+export { siteDate } from './time/site-time.ts';

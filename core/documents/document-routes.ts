@@ -159,6 +159,7 @@ function kindRoutes(d: DocumentRouteDeps, k: KindRoutes): RestRoute[] {
           overdue: p.overdue,
           orderby: p.orderby,
           order: p.order,
+          viewer: req.user,
         });
         return collectionResponse(req, await Promise.all(items.map(await representer(req))), total);
       },

@@ -37,7 +37,7 @@ export class InvoiceService extends DocumentService {
   }
 
   list(query: ListQuery): Promise<ListResult> {
-    return listDocuments(this.db, this.options, 'invoice', query);
+    return listDocuments(this.db, this.options, 'invoice', query, this.hooks);
   }
 
   /**

@@ -8,6 +8,7 @@ import type { MailService } from '../mail/mail-service.ts';
 import type { ReportService } from '../reports/report-service.ts';
 import type { CreditNoteService } from '../payments/credit-note-service.ts';
 import type { PaymentService } from '../payments/payment-service.ts';
+import type { RoleRegistry } from '../identity/role-registry.ts';
 
 /**
  * The typed in-process API (contract §2): what REST, AJAX, the CLI and in-process code all call, so
@@ -28,7 +29,11 @@ export interface ServiceApi {
   creditNotes: CreditNoteService;
   /** Documents' PDFs, as their routes serve them. */
   pdfs: DocumentPdfs;
+  /** The roles and capabilities declared now (the core's and the loaded plugins'), read-only. */
+  roles: RoleReader;
 }
+
+export type RoleReader = Pick<RoleRegistry, 'list' | 'has' | 'allCapabilities' | 'capabilitiesOf'>;
 
 /** A document's PDF as its routes serve it, for code that builds on it (Factur-X). */
 export interface DocumentPdfs {
