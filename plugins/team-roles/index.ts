@@ -76,8 +76,9 @@ export default definePlugin({
       }
       return caps;
     }),
-    filter('billing_list_scope', (ctx: PluginContext) => async (scope, _kind, user) =>
-      (await ownScope(ctx, user.roles)) ? { ...scope, created_by: user.id } : scope,
+    filter(
+      'billing_list_scope',
+      (ctx: PluginContext) => async (scope, _kind, user) => ((await ownScope(ctx, user.roles)) ? { ...scope, created_by: user.id } : scope),
     ),
   ],
   rest: [
