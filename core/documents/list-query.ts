@@ -19,6 +19,8 @@ export interface ListQuery {
   after?: string;
   before?: string;
   overdue?: boolean;
+  /** Only the invoices a recurring profile generated. */
+  recurring_id?: number;
   orderby?: 'date' | 'id' | 'number' | 'due_date' | 'total';
   order?: 'asc' | 'desc';
   /** The user the list is for: it is narrowed to their scope (`billing_list_scope`). None: in-process, unscoped. */
@@ -52,6 +54,7 @@ export async function listDocuments(
   if (scope.created_by !== undefined) where = where.where('created_by', '=', scope.created_by);
   if (q.status?.length) where = where.where('status', 'in', q.status);
   if (q.client_id !== undefined) where = where.where('client_id', '=', q.client_id);
+  if (q.recurring_id !== undefined) where = where.where('recurring_id', '=', q.recurring_id);
   if (q.after) where = where.where('issue_date', '>', sql`${q.after}::date`);
   if (q.before) where = where.where('issue_date', '<', sql`${q.before}::date`);
   if (q.overdue !== undefined) {
