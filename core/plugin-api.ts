@@ -41,3 +41,6 @@ export type { Payment } from './payments/payment.ts';
 export type { Actor } from './audit/audit.ts';
 export { audit, CLI } from './audit/audit.ts';
 export { siteDate } from './time/site-time.ts';
+export { COLLECTION_ARGS, collectionResponse } from './http/rest/pagination.ts';
+export { DOCUMENT_ARGS, type DocumentInput } from './documents/document-schema.ts';
+export { checkArgs } from './validation/args.ts';

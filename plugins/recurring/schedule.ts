@@ -40,9 +40,12 @@ export function periodDate(start: string, frequency: Frequency, n: number): stri
   return `${pad(year, 4)}-${pad(month0 + 1)}-${pad(Math.min(d, daysInMonth(year, month0)))}`;
 }
 
-/** Whether period `n` exists at all under the profile's end (count or date). */
-export function withinEnd(s: Schedule, n: number): boolean {
-  if (s.end.type === 'count') return n < s.end.count;
+/**
+ * Whether period `n` may still be generated under the profile's end: a count end counts invoices
+ * generated (`generated`; periods skipped while paused are not counted), a date end the period's date.
+ */
+export function withinEnd(s: Schedule, n: number, generated = n): boolean {
+  if (s.end.type === 'count') return generated < s.end.count;
   if (s.end.type === 'date') return periodDate(s.start_date, s.frequency, n) <= s.end.date;
   return true;
 }
@@ -51,9 +54,15 @@ export function withinEnd(s: Schedule, n: number): boolean {
  * The periods from `from` on whose date has come by `today` (the site's date now), in order; at most
  * `limit` of them. After downtime this is every missed period, each exactly once per index.
  */
-export function periodsDue(s: Schedule, from: number, today: string, limit = Infinity): Array<{ n: number; date: string }> {
+export function periodsDue(
+  s: Schedule,
+  from: number,
+  today: string,
+  limit = Infinity,
+  generated = from,
+): Array<{ n: number; date: string }> {
   const out: Array<{ n: number; date: string }> = [];
-  for (let n = from; out.length < limit && withinEnd(s, n); n++) {
+  for (let n = from; out.length < limit && withinEnd(s, n, generated + out.length); n++) {
     const date = periodDate(s.start_date, s.frequency, n);
     if (date > today) break;
     out.push({ n, date });
@@ -62,6 +71,13 @@ export function periodsDue(s: Schedule, from: number, today: string, limit = Inf
 }
 
 /** The date of the next period to generate, or null when the profile has no more (it is finished). */
-export function nextDate(s: Schedule, n: number): string | null {
-  return withinEnd(s, n) ? periodDate(s.start_date, s.frequency, n) : null;
+export function nextDate(s: Schedule, n: number, generated = n): string | null {
+  return withinEnd(s, n, generated) ? periodDate(s.start_date, s.frequency, n) : null;
+}
+
+/** The first period on or after `today`: where a resumed profile picks up (periods of the pause are skipped). */
+export function firstPeriodFrom(s: Schedule, from: number, today: string): number {
+  let n = from;
+  while (periodDate(s.start_date, s.frequency, n) < today) n++;
+  return n;
 }
