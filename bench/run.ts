@@ -8,8 +8,9 @@ import { foundation } from './scenarios/foundation.ts';
 import { mail } from './scenarios/mail.ts';
 import { payments } from './scenarios/payments.ts';
 import { pdf } from './scenarios/pdf.ts';
+import { recurring } from './scenarios/recurring.ts';
 
-const SCENARIOS: Scenario[] = [foundation, auth, documents, pdf, mail, payments, einvoice];
+const SCENARIOS: Scenario[] = [foundation, auth, documents, pdf, mail, payments, einvoice, recurring];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const env = benchEnv();
