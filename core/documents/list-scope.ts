@@ -7,7 +7,7 @@ import type { AuthUser } from '../http/auth.ts';
  * widen it or inject anything. `{}` is everything the user's capability already allows.
  */
 export interface ListScope {
-  /** Only the documents this user created. */
+  /** Only the documents (or, for kind `client`, the clients) this user created. */
   created_by?: number;
 }
 

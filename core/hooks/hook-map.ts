@@ -73,7 +73,7 @@ export interface CoreFilterMap {
   billing_rest_client: [data: Json, client: Client, request: unknown];
   billing_model_to_array: [data: Json, model: unknown];
   billing_user_has_cap: [allcaps: Record<string, boolean>, caps: string[], args: [string, number, ...number[]], user: User];
-  /** What `user`'s list, search and count of `kind` (`invoice`, `quote`) is narrowed to: per-object rules for lists. */
+  /** What `user`'s list, search and count of `kind` (`invoice`, `quote`, `client`) is narrowed to: per-object rules for lists. */
   billing_list_scope: [scope: ListScope, kind: string, user: User];
   billing_pdf_document: [definition: Json, document: unknown];
   billing_email: [

@@ -247,6 +247,22 @@ describe('team_sales_scope=own: a sales user sees and changes only their own doc
     await k.options.set('team_sales_scope', 'own', CLI);
   });
 
+  it('clients: the list, its count and the autocomplete hold only the clients they created', async () => {
+    const sales = users.billing_sales!;
+    const mine = await k.identity.users.create(
+      { login: 'client-mine', email: 'mine@example.com', role: 'billing_client', display_name: 'Findme Mine' },
+      { id: sales.id, name: sales.login },
+    );
+    await k.identity.users.create(
+      { login: 'client-other', email: 'other@example.com', role: 'billing_client', display_name: 'Findme Other' },
+      CLI,
+    );
+    const list = await rest(sales, 'GET', '/clients?search=findme');
+    expect(list.body.map((c: any) => c.id)).toEqual([mine.id]);
+    expect(list.total).toBe('1');
+    expect((await rest(users.administrator!, 'GET', '/clients?search=findme')).total).toBe('2');
+  });
+
   it('every REST route that names a document answers 404 for another user’s, PDF included', async () => {
     const sales = users.billing_sales!;
     const theirs = ids.sales2!;
@@ -301,5 +317,7 @@ describe('team_sales_scope=own: a sales user sees and changes only their own doc
     expect(checked).toBeGreaterThanOrEqual(3);
     const search = await post({ action: 'billing_search_invoices', term: 'findme' });
     expect(search.body.data.map((d: any) => d.id)).toEqual([ids.billing_sales!.invoice]);
+    const clients = await post({ action: 'billing_search_clients', term: 'findme' });
+    expect(clients.body.data.map((c: any) => c.name)).toEqual(['Findme Mine']);
   });
 });
