@@ -16,6 +16,8 @@ export default {
   },
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/core/**/*.test.ts', '<rootDir>/plugins/**/*.test.ts'],
   testTimeout: 60000,
+  // each REST answer a test receives is checked against the served OpenAPI document (docs/api.md)
+  setupFilesAfterEnv: ['<rootDir>/test/helpers/install-response-check.ts'],
   // Worker processes, at least two. Jest's default on two cores is one worker, which it runs inside its
   // own process ("in band"): there every test file's module graph (the whole core, express, MikroORM,
   // PGlite's WASM) stays in memory, the heap grew past 1 GB over the suite and each file ran 2-3 times

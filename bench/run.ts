@@ -5,12 +5,14 @@ import { auth } from './scenarios/auth.ts';
 import { documents } from './scenarios/documents.ts';
 import { einvoice } from './scenarios/einvoice.ts';
 import { foundation } from './scenarios/foundation.ts';
+import { gateways } from './scenarios/gateways.ts';
 import { mail } from './scenarios/mail.ts';
 import { payments } from './scenarios/payments.ts';
 import { pdf } from './scenarios/pdf.ts';
 import { recurring } from './scenarios/recurring.ts';
+import { webhooks } from './scenarios/webhooks.ts';
 
-const SCENARIOS: Scenario[] = [foundation, auth, documents, pdf, mail, payments, einvoice, recurring];
+const SCENARIOS: Scenario[] = [foundation, auth, documents, pdf, mail, payments, gateways, einvoice, webhooks, recurring];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const env = benchEnv();

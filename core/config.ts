@@ -19,6 +19,12 @@ export interface Config {
   pluginDirs: string[];
   /** Where installed npm plugins are looked for (a folder holding node_modules). */
   packageRoot: string;
+  /**
+   * Which proxies' `X-Forwarded-For` names the client (express's `trust proxy`: `loopback`, a hop count,
+   * addresses). Unset: none, the connection's address is the client's. Sign-in throttling counts per
+   * client address, so behind a reverse proxy this must be set, or every visitor shares the proxy's.
+   */
+  trustProxy?: string;
 }
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -44,6 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         .map((d) => resolve(d)),
     ],
     packageRoot: ROOT,
+    trustProxy: env.BILLING_TRUST_PROXY || undefined,
     ...overrides,
   };
   return config;

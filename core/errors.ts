@@ -21,6 +21,8 @@ export const ERROR_STATUS = {
   billing_rest_trash_only: 400,
   billing_rest_invalid_page_number: 400,
   billing_rest_invalid_state: 409,
+  // an Idempotency-Key (or a payment's transaction_id) used again with a different request
+  billing_rest_idempotency_mismatch: 409,
   billing_rest_amount_exceeds: 400,
   billing_forbidden: 403,
   billing_invalid_token: 403,
@@ -31,6 +33,8 @@ export const ERROR_STATUS = {
   billing_gateway_unreachable: 503,
   // the database (or another part the service needs) cannot be reached: try again
   billing_unavailable: 503,
+  // too many failed sign-ins for the account or the client address: `data.retry_after` seconds (and `Retry-After`)
+  billing_too_many_attempts: 429,
   // a listener of a hook that fails closed threw: nothing was done
   billing_hook_failed: 500,
   // e-mail: the mail server refused the message or could not be reached (a bad gateway for the caller)
@@ -41,6 +45,8 @@ export const ERROR_STATUS = {
   billing_einvoice_incomplete: 409,
   // e-invoices: a file given to read is not a UBL, CII or Factur-X invoice, or is refused as hostile
   billing_einvoice_unreadable: 400,
+  // outbound webhooks: the URL is not http(s), or its host is or resolves to a non-public address
+  billing_webhook_url_forbidden: 400,
   // CLI and in-process API
   billing_unknown_option: 400,
   billing_invalid_option: 400,

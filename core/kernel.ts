@@ -11,6 +11,8 @@ import { HookRegistry, pluginHooks } from './hooks/registry.ts';
 import { AjaxDispatcher } from './http/ajax/ajax-dispatcher.ts';
 import { createApp } from './http/app.ts';
 import { RestServer } from './http/rest/rest-server.ts';
+import { Idempotency } from './http/rest/idempotency.ts';
+import { CORS_SETTINGS } from './http/rest/cors.ts';
 import { JobScheduler } from './jobs/scheduler.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { AnyModule, ModuleContext } from './modules/define-module.ts';
@@ -25,6 +27,7 @@ import type { PluginContext, PluginDefinition } from './plugins/define-plugin.ts
 import { discoverPlugins } from './plugins/discovery.ts';
 import { PluginManager } from './plugins/plugin-manager.ts';
 import { migrateCore, moduleOrder } from './schema.ts';
+import { restRepresentations } from './http/rest/representations.ts';
 
 /** How long a graceful stop waits for requests under way. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -90,6 +93,9 @@ export class Kernel {
     this.hooks.useDurableWriter(this.outbox);
     this.rest = new RestServer(config.baseUrl, log);
     this.rest.health = () => db.ping();
+    this.rest.idempotency = new Idempotency(db);
+    this.options.declare('core', CORS_SETTINGS);
+    this.rest.allowedOrigins = () => this.options.get('rest_allowed_origins');
     this.ajax = new AjaxDispatcher(log);
     this.plugins = new PluginManager({
       db,
@@ -105,6 +111,7 @@ export class Kernel {
       jobs: this.jobs,
       outbox: this.outbox,
       schema: { migrate: () => migrateCore(db) },
+      rest: this.rest,
     };
 
     for (const def of moduleOrder()) {
@@ -128,6 +135,7 @@ export class Kernel {
       payments: s.payments.payments,
       creditNotes: s.payments.creditNotes,
       pdfs: s.documents.pdfs,
+      representations: restRepresentations({ options: this.options, hooks: this.hooks, config: this.config }),
       // read-only: the registry's own add/remove stay with the plugin loader
       roles: {
         list: () => s.identity.roles.list(),
@@ -217,7 +225,14 @@ export class Kernel {
     }
     this.jobs.start();
     this.outbox.start();
-    const app = createApp({ db: this.db, log: this.log, rest: this.rest, ajax: this.ajax, routers: this.routers });
+    const app = createApp({
+      db: this.db,
+      log: this.log,
+      rest: this.rest,
+      ajax: this.ajax,
+      routers: this.routers,
+      trustProxy: this.config.trustProxy,
+    });
     // Headers and request line together over 16 KiB: Node answers 431 itself.
     this.server = createServer({ maxHeaderSize: 16 * 1024 }, app);
     await new Promise<void>((resolve, reject) => {

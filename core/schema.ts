@@ -1,6 +1,7 @@
 import type { Database } from './db/database.ts';
 import { CORE_MIGRATIONS } from './db/core-migrations.ts';
 import { migrate } from './db/migrations.ts';
+import { REST_MIGRATIONS } from './http/rest/idempotency.ts';
 import type { AnyModule } from './modules/define-module.ts';
 import { CORE_MODULES } from './modules/index.ts';
 
@@ -35,6 +36,7 @@ export async function migrateCore(db: Database): Promise<string[]> {
   const applied: string[] = [];
   const owners: Array<[string, AnyModule['migrations']]> = [
     ['core', CORE_MIGRATIONS],
+    ['rest', REST_MIGRATIONS],
     ...moduleOrder().map((m) => [m.name, m.migrations] as [string, AnyModule['migrations']]),
   ];
   for (const [owner, steps] of owners) {

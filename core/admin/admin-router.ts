@@ -1,4 +1,5 @@
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import { BillingError } from '../errors.ts';
 import { BODY_LIMIT } from '../http/app.ts';
 import type { AuthUser } from '../http/auth.ts';
 import { NONCE_ADMIN, NONCE_LOGOUT, NONCE_REST } from '../identity/nonces.ts';
@@ -64,15 +65,23 @@ export function adminRouter({ identity, options, config, screens }: AdminRouterD
       // text no user name or password can hold: the same answer as any failed sign-in, nothing looked up
       return sendHtml(res, 400, loginPage({ siteName: await siteName(), login: '', error: true, message: null, redirectTo }));
     }
-    const signedIn =
-      log && pwd
-        ? await identity.signIn(log, pwd, {
-            remember: Boolean(body.rememberme),
-            ip: req.ip ?? null,
-            userAgent: req.get('user-agent') ?? null,
-            previousToken: identity.sessionToken(req),
-          })
-        : null;
+    let signedIn: Awaited<ReturnType<Identity['signIn']>> = null;
+    try {
+      signedIn =
+        log && pwd
+          ? await identity.signIn(log, pwd, {
+              remember: Boolean(body.rememberme),
+              ip: req.ip ?? null,
+              userAgent: req.get('user-agent') ?? null,
+              previousToken: identity.sessionToken(req),
+            })
+          : null;
+    } catch (err) {
+      if (!(err instanceof BillingError) || err.code !== 'billing_too_many_attempts') throw err;
+      // throttled: the form again, saying why and for how long
+      res.setHeader('Retry-After', String(err.data.retry_after));
+      return sendHtml(res, 429, loginPage({ siteName: await siteName(), login: log, error: err.message, message: null, redirectTo }));
+    }
     if (!signedIn) {
       // the same answer whether the user exists or not
       return sendHtml(res, 200, loginPage({ siteName: await siteName(), login: log, error: true, message: null, redirectTo }));

@@ -71,7 +71,8 @@ export interface LoginPage {
   siteName: string;
   /** The login name typed before, shown again. */
   login: string;
-  error: boolean;
+  /** true: the one generic failure; a text: that text instead (a throttled sign-in). */
+  error: boolean | string;
   message: string | null;
   redirectTo: string;
 }
@@ -90,7 +91,7 @@ ${STYLE}
 <body>
 <div class="login">
 <h1>${p.siteName}</h1>
-${p.error ? html`<div id="login_error" class="notice" role="alert"><strong>Error:</strong> The username or password you entered is incorrect.</div>` : ''}
+${p.error ? html`<div id="login_error" class="notice" role="alert"><strong>Error:</strong> ${typeof p.error === 'string' ? p.error : 'The username or password you entered is incorrect.'}</div>` : ''}
 ${p.message ? html`<p class="notice notice-ok">${p.message}</p>` : ''}
 <form name="loginform" id="loginform" action="/wp-login.php" method="post">
 <label for="user_login">Username or Email Address</label>

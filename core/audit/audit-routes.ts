@@ -5,6 +5,25 @@ import type { RestRoute } from '../http/rest/route.ts';
 import { siteDateTime } from '../time/site-time.ts';
 import type { OptionsStore } from '../options/options.ts';
 
+/** An audit log entry as `GET /audit-log` answers it (OPTIONS, the OpenAPI document, the response tests). */
+export const AUDIT_ENTRY_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-04/schema#',
+  title: 'audit-entry',
+  type: 'object',
+  properties: {
+    id: { type: 'integer', readonly: true },
+    at: { type: 'string', description: 'Y-m-d H:i:s in the site timezone' },
+    actor: { type: 'string', description: 'A login, or cli, system, visitor' },
+    actor_id: { type: ['integer', 'null'] },
+    action: { type: 'string' },
+    object_type: { type: 'string' },
+    object_id: { type: ['string', 'null'] },
+    details: { description: 'What changed (JSON)' },
+    ip: { type: ['string', 'null'] },
+  },
+  required: ['id', 'at', 'actor', 'actor_id', 'action', 'object_type', 'object_id', 'details', 'ip'],
+};
+
 /** `GET /audit-log` (contract §3: readable with `bill_view_audit_log`): who did what, when, from where. */
 export function auditRoutes(log: AuditLog, options: OptionsStore): RestRoute[] {
   return [
@@ -13,6 +32,7 @@ export function auditRoutes(log: AuditLog, options: OptionsStore): RestRoute[] {
       methods: 'GET',
       capability: 'bill_view_audit_log',
       description: 'The audit log, newest first.',
+      schema: AUDIT_ENTRY_SCHEMA,
       args: {
         page: COLLECTION_ARGS.page,
         per_page: COLLECTION_ARGS.per_page,

@@ -1,3 +1,4 @@
+import { currentRideAlong } from './ride-along.ts';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery } from 'kysely';
 import type { Logger } from '../log.ts';
@@ -63,17 +64,26 @@ export class Database {
    */
   async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     const after: Array<() => unknown> = [];
-    const result = await this.orm.em.fork().transactional(async (em) => {
-      const ctx = em.getTransactionContext()!;
-      const tx: Tx = {
-        em,
-        query: <R>(sql: string, params: readonly unknown[] = []) => run<R>(ctx, sql, params),
-        afterCommit: (fn) => {
-          after.push(fn);
-        },
-      };
-      return work(tx);
-    });
+    const ride = currentRideAlong();
+    let joined = false;
+    let result: T;
+    try {
+      result = await this.orm.em.fork().transactional(async (em) => {
+        const ctx = em.getTransactionContext()!;
+        const tx: Tx = {
+          em,
+          query: <R>(sql: string, params: readonly unknown[] = []) => run<R>(ctx, sql, params),
+          afterCommit: (fn) => {
+            after.push(fn);
+          },
+        };
+        if (ride) joined = await ride.join(tx);
+        return work(tx);
+      });
+    } catch (err) {
+      if (joined) ride!.rolledBack();
+      throw err;
+    }
     for (const fn of after) {
       try {
         await fn();

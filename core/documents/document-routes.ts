@@ -3,6 +3,7 @@ import { BillingError } from '../errors.ts';
 import { COLLECTION_ARGS, collectionResponse } from '../http/rest/pagination.ts';
 import { RestResponse, type ArgSchema, type RestRequest, type RestRoute } from '../http/rest/route.ts';
 import { DOCUMENT_ARGS, QUOTE_ARGS, type DocumentInput } from './document-schema.ts';
+import { INVOICE_SCHEMA, INVOICE_STATUSES, QUOTE_SCHEMA, QUOTE_STATUSES, trashedSchema } from './document-representation-schema.ts';
 import type { BillingDocument } from './document.ts';
 import type { InvoiceService } from './invoice-service.ts';
 import type { PdfRenderer } from '../pdf/index.ts';
@@ -51,55 +52,6 @@ const listArgs = (statuses: string[]): Record<string, ArgSchema> => ({
   order: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
 });
 
-const documentSchema = (title: string, statuses: string[], extra: Record<string, object>) => ({
-  $schema: 'http://json-schema.org/draft-04/schema#',
-  title,
-  type: 'object',
-  properties: {
-    id: { type: 'integer', readonly: true },
-    number: { type: 'string' },
-    title: { type: 'string' },
-    status: { type: 'string', enum: statuses },
-    viewed: {
-      type: 'object',
-      properties: { count: { type: 'integer' }, first: { type: ['string', 'null'] }, last: { type: ['string', 'null'] } },
-    },
-    issue_date: { type: 'string', format: 'date' },
-    customer: {
-      type: 'object',
-      properties: { name: { type: 'string' }, email: { type: 'string' }, country: { type: 'string' }, vat: { type: 'string' } },
-    },
-    currency: { type: 'string' },
-    totals: {
-      type: 'object',
-      properties: Object.fromEntries(
-        ['subtotal', 'discount', 'tax', 'total', 'paid', 'credited', 'due'].map((k) => [k, { type: 'number' }]),
-      ),
-    },
-    items: { type: 'array', items: { type: 'object' } },
-    tax_treatment: { type: 'object', properties: { category: { type: 'string' }, statement: { type: 'string' } } },
-    tax_breakdown: {
-      type: 'array',
-      description: 'Tax per EN 16931 category (S, Z, E, AE, G) and rate',
-      items: {
-        type: 'object',
-        properties: {
-          category: { type: 'string' },
-          rate: { type: 'number' },
-          taxable_amount: { type: 'number' },
-          tax: { type: 'number' },
-          exemption_reason: { type: 'string' },
-        },
-      },
-    },
-    links: { type: 'object', properties: { pdf: { type: 'string', format: 'uri' } } },
-    ...extra,
-  },
-});
-
-const INVOICE_STATUSES = ['draft', 'available', 'partial', 'paid', 'unpaid', 'cancelled'];
-const QUOTE_STATUSES = ['draft', 'available', 'accepted', 'declined', 'expired', 'cancelled'];
-
 /** `/invoices` and `/quotes` of `billing/v1` (interface "Endpoints", contract §4). Every path goes through the services. */
 export function documentRoutes(d: DocumentRouteDeps & { invoices: InvoiceService; quotes: QuoteService }): RestRoute[] {
   return [
@@ -110,11 +62,7 @@ export function documentRoutes(d: DocumentRouteDeps & { invoices: InvoiceService
       statuses: INVOICE_STATUSES,
       args: DOCUMENT_ARGS,
       caps: { view: 'bill_view_invoices', create: 'bill_create_invoice', delete: 'bill_delete_invoice' },
-      schema: documentSchema('invoice', INVOICE_STATUSES, {
-        due_date: { type: 'string', format: 'date' },
-        overdue: { type: 'boolean', readonly: true },
-        recurring_id: { type: ['integer', 'null'], readonly: true },
-      }),
+      schema: INVOICE_SCHEMA,
       represent: invoiceRepresentation,
     }),
     ...kindRoutes(d, {
@@ -124,12 +72,7 @@ export function documentRoutes(d: DocumentRouteDeps & { invoices: InvoiceService
       statuses: QUOTE_STATUSES,
       args: QUOTE_ARGS,
       caps: { view: 'bill_view_quotes', create: 'bill_create_quote', delete: 'bill_delete_quote' },
-      schema: documentSchema('quote', QUOTE_STATUSES, {
-        expiry_date: { type: 'string', format: 'date' },
-        accepted: { type: ['object', 'null'] },
-        declined: { type: ['object', 'null'] },
-        invoice_id: { type: ['integer', 'null'] },
-      }),
+      schema: QUOTE_SCHEMA,
       represent: quoteRepresentation,
     }),
   ];
@@ -175,6 +118,7 @@ function kindRoutes(d: DocumentRouteDeps, k: KindRoutes): RestRoute[] {
       capability: k.caps.create,
       args: k.args,
       description: `Create ${k.noun === 'invoice' ? 'an' : 'a'} ${k.noun}.`,
+      response: { status: 201, schema: k.schema, errors: ['billing_rest_no_client', 'billing_rest_number_taken'] },
       handler: async (req) => {
         const doc = await k.service.create(req.params as DocumentInput, { actor: req.actor, source: 'rest' });
         return new RestResponse(await (await representer(req))(doc), 201, {
@@ -199,6 +143,7 @@ function kindRoutes(d: DocumentRouteDeps, k: KindRoutes): RestRoute[] {
       capability: k.caps.delete,
       args: { ...ID_ARGS, force: { type: 'boolean', default: false, description: 'Refused: documents are only ever trashed.' } },
       description: `Move ${k.noun === 'invoice' ? 'an' : 'a'} ${k.noun} to the trash.`,
+      response: { schema: trashedSchema(k.schema), errors: ['billing_rest_already_trashed', 'billing_rest_trash_only'] },
       handler: async (req) => {
         if (req.params.force) throw new BillingError('billing_rest_trash_only', 'Documents can only be moved to the trash, never deleted.');
         const previous = await k.service.trash(req.params.id, req.actor);
@@ -212,6 +157,7 @@ function kindRoutes(d: DocumentRouteDeps, k: KindRoutes): RestRoute[] {
       capability: k.caps.view,
       args: ID_ARGS,
       description: `The ${k.noun} as a PDF file.`,
+      response: { contentType: 'application/pdf' },
       handler: async (req) => {
         const doc = await k.service.get(req.params.id);
         return pdfResponse(await documentPdf(doc, d), req.headers['if-none-match'], doc.number);

@@ -6,7 +6,7 @@ import type { CreationSource } from '../hooks/hook-map.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import { computeTotals, Decimal, isCurrency, LINE_DECIMALS, type CurrencyCode } from '../money/index.ts';
 import type { OptionsStore } from '../options/options.ts';
-import { taxBreakdown, taxTreatment, type TaxBreakdownEntry } from '../tax/index.ts';
+import { normalizeVatNumber, taxBreakdown, taxTreatment, type TaxBreakdownEntry } from '../tax/index.ts';
 import { invalidParam } from '../validation/invalid-param.ts';
 import {
   DOCUMENT_COLUMNS,
@@ -312,13 +312,24 @@ export class DocumentService {
         });
       base = rows[0]!;
     }
-    return {
+    const customer = {
       ...base,
       name: input.customer_name ?? base.name,
       email: input.customer_email ?? base.email,
       country: input.customer_country ?? base.country,
       vat: input.customer_vat_number ?? base.vat,
     };
+    // a VAT number given now is checked against the customer's country (docs/decisions.md, VAT numbers):
+    // it decides the tax treatment and goes into e-invoices, so one without the country's format is refused
+    const given = input.customer_vat_number?.trim();
+    if (given && customer.country && normalizeVatNumber(customer.country, given) === null) {
+      throw invalidParam(
+        'customer_vat_number',
+        `customer_vat_number ${given} does not have the format of a VAT number of ${customer.country}.`,
+        'vat_format',
+      );
+    }
+    return customer;
   }
 
   /** Whether saving `input` would change anything of an issued document but its notes. */

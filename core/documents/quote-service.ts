@@ -94,6 +94,11 @@ export class QuoteService extends DocumentService {
     return token;
   }
 
+  /** Deletes the tokens that can no longer be spent (the cleanup job): each view of a quote page makes one. */
+  async pruneTokens(): Promise<number> {
+    return (await this.db.query('delete from billing_quote_tokens where expires_at <= now() returning 1')).length;
+  }
+
   /** The visitor accepts: the token is spent, the quote converted per `quote_accept_action`. */
   accept(quoteId: number, answer: QuoteAnswer): Promise<{ quote: BillingDocument; invoice: BillingDocument | null }> {
     return this.answer(quoteId, answer, 'accepted');

@@ -17,6 +17,8 @@ export interface AppParts {
   ajax: AjaxDispatcher;
   /** The units' routers (admin screens, public pages), tried in the order they were loaded. */
   routers?: OwnedRegistry<express.Router>;
+  /** express's `trust proxy` (BILLING_TRUST_PROXY): which proxies may name the client's address. */
+  trustProxy?: string;
 }
 
 /**
@@ -28,6 +30,7 @@ export function createApp(parts: AppParts): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
+  if (parts.trustProxy) app.set('trust proxy', /^\d+$/.test(parts.trustProxy) ? Number(parts.trustProxy) : parts.trustProxy);
   app.use(requestLog(parts.log));
 
   app.get('/healthz', async (_req, res) => {

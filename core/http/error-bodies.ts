@@ -19,10 +19,19 @@ export function restErrorBody(err: unknown): ErrorAnswer {
   const e = asBillingError(err);
   const headers: Record<string, string> = {};
   if (e.code === 'billing_rest_unauthenticated') headers['WWW-Authenticate'] = 'Basic realm="billing"';
+  retryAfter(e, headers);
   return { status: e.status, body: { code: e.code, message: e.message, data: { status: e.status, ...e.data } }, headers };
 }
 
 export function ajaxErrorBody(err: unknown): ErrorAnswer {
   const e = asBillingError(err);
-  return { status: e.status, body: { success: false, data: { code: e.code, message: e.message, ...e.data } }, headers: {} };
+  const headers: Record<string, string> = {};
+  retryAfter(e, headers);
+  return { status: e.status, body: { success: false, data: { code: e.code, message: e.message, ...e.data } }, headers };
+}
+
+/** An error that says when to come back (`data.retry_after`, seconds) says it in `Retry-After` too. */
+function retryAfter(e: BillingError, headers: Record<string, string>): void {
+  const s = e.data.retry_after;
+  if (typeof s === 'number' && Number.isFinite(s) && s > 0) headers['Retry-After'] = String(Math.ceil(s));
 }

@@ -3,6 +3,7 @@ import { BillingError } from '../errors.ts';
 import type { Authenticator, AuthUser } from '../http/auth.ts';
 import type { Identity } from './identity.ts';
 import { NONCE_ADMIN, NONCE_REST } from './nonces.ts';
+import { SignInThrottle, tooManyAttempts } from './throttle.ts';
 
 /**
  * Who is calling, per surface (contract §3):
@@ -23,7 +24,7 @@ export class IdentityAuthenticator implements Authenticator {
     const authorization = req.headers.authorization;
     if (authorization !== undefined) {
       const basic = parseBasic(authorization);
-      if (basic) return this.identity.appPasswords.authenticate(basic.name, basic.password, req.ip ?? '');
+      if (basic) return this.basicUser(basic.name, basic.password, req.ip ?? '');
       if (/^basic\b/i.test(authorization)) return null;
     }
     const headerNonce = req.get('X-WP-Nonce');
@@ -34,6 +35,20 @@ export class IdentityAuthenticator implements Authenticator {
     if (!user) return null;
     if (!this.identity.checkNonce(nonce, NONCE_REST, user)) throw new BillingError('rest_cookie_invalid_nonce', 'Cookie check failed');
     return user;
+  }
+
+  /**
+   * Application passwords are long random secrets checked with one keyed hash, so only failures are
+   * counted (a success costs nothing more); once the name or the address has failed too often, a
+   * failure answers 429 instead of 401. A right password still works while its name is locked: a
+   * stranger's guesses must not cut off an integration that holds the real one.
+   */
+  private async basicUser(name: string, password: string, ip: string): Promise<AuthUser | null> {
+    const user = await this.identity.appPasswords.authenticate(name, password, ip);
+    if (user) return user;
+    const wait = await this.identity.throttle.fail(SignInThrottle.keys('app', name.slice(0, 254), ip));
+    if (wait > 0) throw tooManyAttempts(wait);
+    return null;
   }
 
   async ajaxUser(req: Request, nonce: string | undefined): Promise<{ user: AuthUser | null; nonceValid: boolean }> {

@@ -18,6 +18,7 @@ import { RoleRegistry } from './role-registry.ts';
 import { safeEqual } from './safe-equal.ts';
 import { deriveKey, keyedHash, loadSecret } from './secret.ts';
 import { SESSION_COOKIE, SessionStore, type SessionStart } from './sessions.ts';
+import { SignInThrottle, THROTTLE_SETTINGS, tooManyAtOnce, tooManyAttempts, type ThrottleLimits } from './throttle.ts';
 import { UserStore, type User } from './users.ts';
 
 export interface IdentityDeps {
@@ -27,7 +28,15 @@ export interface IdentityDeps {
   log: Logger;
   /** The clock of nonces (ms); tests move it. */
   now?: () => number;
+  /** The sign-in throttle's limits (the options; their defaults without). */
+  throttleLimits?: () => Promise<ThrottleLimits>;
 }
+
+/**
+ * Password checks one client address may have under way at once on an instance: the hashing pool
+ * has four threads, and one address must not hold them all while its failures are still being counted.
+ */
+const HASHES_PER_ADDRESS = 2;
 
 export interface FirstAdmin {
   login: string;
@@ -46,6 +55,7 @@ export class Identity {
   readonly users: UserStore;
   readonly appPasswords: AppPasswordStore;
   readonly sessions: SessionStore;
+  readonly throttle: SignInThrottle;
   readonly auth: Authenticator;
   now: () => number;
   private readonly db: Database;
@@ -55,6 +65,10 @@ export class Identity {
   private keys: { nonce: Buffer; session: Buffer; appPassword: Buffer; link: Buffer } | null = null;
   /** The session token a cookie-authenticated user came with, for the nonces made for them. */
   private readonly tokens = new WeakMap<AuthUser, string>();
+  /** Password checks under way, per client address (HASHES_PER_ADDRESS). */
+  private readonly hashing = new Map<string, number>();
+  /** What this instance's sign-ins cost: password hashes computed, and the most one address had under way at once. */
+  readonly signInStats = { passwordChecks: 0, mostAtOnce: 0 };
 
   constructor(deps: IdentityDeps) {
     this.db = deps.db;
@@ -65,6 +79,12 @@ export class Identity {
     this.users = new UserStore(deps.db, this.roles);
     this.appPasswords = new AppPasswordStore(deps.db, () => this.key('appPassword'));
     this.sessions = new SessionStore(deps.db, () => this.key('session'));
+    const defaults = {
+      account: THROTTLE_SETTINGS.signin_max_failures_account.default,
+      address: THROTTLE_SETTINGS.signin_max_failures_address.default,
+      seconds: THROTTLE_SETTINGS.signin_lockout_seconds.default,
+    };
+    this.throttle = new SignInThrottle(deps.db, deps.throttleLimits ?? (async () => defaults));
     this.auth = new IdentityAuthenticator(this);
   }
 
@@ -146,7 +166,9 @@ export class Identity {
 
   /**
    * Checks `name` (login or e-mail) and password, then starts a session. The previous session of the
-   * browser, if any, ends: a sign-in always gets a new token (no session fixation).
+   * browser, if any, ends: a sign-in always gets a new token (no session fixation). Throttled (throws
+   * `billing_too_many_attempts`) when the account or the address has failed too often: refused before
+   * the password is hashed, so failures cannot keep the hashing pool busy.
    */
   async signIn(
     name: string,
@@ -154,8 +176,29 @@ export class Identity {
     opts: { remember: boolean; ip: string | null; userAgent: string | null; previousToken?: string },
   ): Promise<{ user: User; session: SessionStart } | null> {
     const found = name ? await this.users.forSignIn(name.slice(0, 254)) : null;
-    const ok = await verifyPassword(password, found?.password_hash);
-    if (!found || !ok) return null;
+    // the login and the e-mail of one user share a count; an unknown name counts as itself
+    const keys = SignInThrottle.keys('form', found ? `user:${found.id}` : `name:${name.slice(0, 254)}`, opts.ip ?? '');
+    await this.throttle.refuseIfLocked(keys);
+    const address = opts.ip ?? '';
+    const busy = this.hashing.get(address) ?? 0;
+    if (busy >= HASHES_PER_ADDRESS) throw tooManyAtOnce();
+    this.hashing.set(address, busy + 1);
+    this.signInStats.passwordChecks++;
+    this.signInStats.mostAtOnce = Math.max(this.signInStats.mostAtOnce, busy + 1);
+    let ok: boolean;
+    try {
+      ok = await verifyPassword(password, found?.password_hash);
+    } finally {
+      const left = (this.hashing.get(address) ?? 1) - 1;
+      if (left > 0) this.hashing.set(address, left);
+      else this.hashing.delete(address);
+    }
+    if (!found || !ok) {
+      const wait = await this.throttle.fail(keys);
+      if (wait > 0) throw tooManyAttempts(wait);
+      return null;
+    }
+    await this.throttle.succeed(keys.account);
     const { password_hash: _h, ...user } = found;
     const session = await this.db.transaction(async (tx) => {
       await this.sessions.end(tx, opts.previousToken);

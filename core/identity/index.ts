@@ -4,6 +4,7 @@ import { Identity } from './identity.ts';
 import { identityCommands } from './identity-commands.ts';
 import { NONCE_REST } from './nonces.ts';
 import { identityRoutes } from './rest-routes.ts';
+import { IDENTITY_MIGRATIONS, THROTTLE_SETTINGS } from './throttle.ts';
 
 /**
  * Users, roles and capabilities, passwords, application passwords, sessions and nonces (contract §3).
@@ -12,7 +13,19 @@ import { identityRoutes } from './rest-routes.ts';
  */
 export const identityModule = defineModule({
   name: 'identity',
-  services: (ctx) => new Identity({ db: ctx.db, hooks: ctx.hooks, config: ctx.config, log: ctx.log }),
+  settings: THROTTLE_SETTINGS,
+  migrations: IDENTITY_MIGRATIONS,
+  services: (ctx) =>
+    new Identity({
+      db: ctx.db,
+      hooks: ctx.hooks,
+      config: ctx.config,
+      log: ctx.log,
+      throttleLimits: async () => {
+        const o = await ctx.options.getMany(['signin_max_failures_account', 'signin_max_failures_address', 'signin_lockout_seconds']);
+        return { account: o.signin_max_failures_account, address: o.signin_max_failures_address, seconds: o.signin_lockout_seconds };
+      },
+    }),
   init: (ctx) => ctx.self.init(),
   sinks: (ctx) => [ctx.self.sink()],
   rest: (ctx) => identityRoutes(ctx.self),

@@ -64,6 +64,11 @@ export class SessionStore {
     return { id: row.id, login: row.login, roles: [row.role] };
   }
 
+  /** Deletes every expired session, whoever's (the cleanup job; a sign-in sweeps only its own user's). */
+  async prune(): Promise<number> {
+    return (await this.db.query('delete from billing_sessions where expires_at <= now() returning 1')).length;
+  }
+
   async end(tx: Tx | Database, token: string | undefined): Promise<number | null> {
     if (!token || !TOKEN.test(token)) return null;
     const rows = await tx.query<{ user_id: number }>('delete from billing_sessions where token_hash = $1 returning user_id', [

@@ -221,6 +221,10 @@ export class MailService {
       html: String(filtered.html),
       text: String(filtered.text),
       attachments: (filtered.attachments ?? []) as MailAttachment[],
+      // A mail that follows a payment is sent from the outbox, at least once: a crash after the SMTP
+      // server took it but before we recorded that sends it again. It then carries the same Message-ID,
+      // so mail servers and clients see one message (RFC 5322 §3.6.4), not two.
+      ...(opts.paymentId ? { messageId: `<${template.name}.${opts.paymentId}@${mailDomain(this.d.config.baseUrl)}>` } : {}),
     };
 
     const started = performance.now();

@@ -22,6 +22,8 @@ export interface OutgoingMail {
   html: string;
   text: string;
   attachments: MailAttachment[];
+  /** A Message-ID of our own: the same message sent again (a retry after a crash) carries the same one. */
+  messageId?: string;
 }
 
 /** What the server (or the outbox) said when it took the message. */

@@ -4,6 +4,7 @@ import { documentsModule } from '../documents/index.ts';
 import { identityModule } from '../identity/index.ts';
 import { mailModule } from '../mail/index.ts';
 import { paymentsModule } from '../payments/index.ts';
+import { openapiModule } from '../openapi/index.ts';
 import { pdfModule } from '../pdf/index.ts';
 import { publicModule } from '../public/index.ts';
 import { reportsModule } from '../reports/index.ts';
@@ -22,4 +23,5 @@ export const CORE_MODULES: readonly AnyModule[] = [
   publicModule,
   adminModule,
   siteModule,
+  openapiModule,
 ];

@@ -9,6 +9,7 @@ import type { ReportService } from '../reports/report-service.ts';
 import type { CreditNoteService } from '../payments/credit-note-service.ts';
 import type { PaymentService } from '../payments/payment-service.ts';
 import type { RoleRegistry } from '../identity/role-registry.ts';
+import type { RestRepresentations } from '../http/rest/representations.ts';
 
 /**
  * The typed in-process API (contract §2): what REST, AJAX, the CLI and in-process code all call, so
@@ -29,6 +30,8 @@ export interface ServiceApi {
   creditNotes: CreditNoteService;
   /** Documents' PDFs, as their routes serve them. */
   pdfs: DocumentPdfs;
+  /** Documents and payments exactly as the REST API represents them. */
+  representations: RestRepresentations;
   /** The roles and capabilities declared now (the core's and the loaded plugins'), read-only. */
   roles: RoleReader;
 }

@@ -10,6 +10,7 @@ import type { PaymentServices } from '../payments/index.ts';
 import type { PdfRenderer } from '../pdf/index.ts';
 import type { PluginManager } from '../plugins/plugin-manager.ts';
 import type { ReportService } from '../reports/report-service.ts';
+import type { RestServer } from '../http/rest/rest-server.ts';
 
 /**
  * The services each core module offers to the modules that require it, by module name. A module sees
@@ -26,6 +27,8 @@ export interface ServiceMap {
   outbox: Outbox;
   /** Brings the whole schema (infrastructure, modules) up to date; answers the steps applied. */
   schema: { migrate(): Promise<string[]> };
+  /** The live REST route registry (the OpenAPI document is made from it). */
+  rest: RestServer;
   identity: Identity;
   audit: AuditLog;
   pdf: PdfRenderer;
@@ -36,6 +39,7 @@ export interface ServiceMap {
   admin: AdminServices;
   public: void;
   site: void;
+  openapi: void;
 }
 
 export type ModuleName = keyof ServiceMap;

@@ -4,6 +4,7 @@ import { invoiceRepresentation, representationContext } from '../documents/repre
 import { COLLECTION_ARGS, collectionResponse, pageWindow } from '../http/rest/pagination.ts';
 import { RestResponse, type ArgSchema, type RestRequest, type RestRoute } from '../http/rest/route.ts';
 import type { PaymentsContext } from './index.ts';
+import { INVOICE_SCHEMA } from '../documents/document-representation-schema.ts';
 import { creditNoteRepresentation, paymentRepresentation } from './payment-representation.ts';
 import {
   CANCEL_ARGS,
@@ -113,6 +114,7 @@ export function paymentRoutes(d: PaymentsContext): RestRoute[] {
       capability: 'bill_record_payment',
       args: { ...ID('invoice'), ...RECORD_PAYMENT_ARGS },
       description: 'Record a payment (pending or completed) against an issued invoice.',
+      response: { status: [201, 200], schema: PAYMENT_SCHEMA, errors: ['billing_rest_invalid_state', 'billing_rest_amount_exceeds'] },
       handler: async (req) => {
         const { id, ...input } = req.params;
         const { payment, created } = await d.payments.record(id, input as RecordPaymentInput, req.actor);
@@ -127,6 +129,7 @@ export function paymentRoutes(d: PaymentsContext): RestRoute[] {
       capability: 'bill_record_payment',
       args: { ...ID('payment'), ...COMPLETE_PAYMENT_ARGS },
       description: 'Mark a payment completed: its money has arrived.',
+      response: { schema: PAYMENT_SCHEMA, errors: ['billing_rest_invalid_state'] },
       handler: async (req) => one((await d.payments.complete(req.params.id, req.actor, req.params)).payment),
     },
     {
@@ -136,6 +139,10 @@ export function paymentRoutes(d: PaymentsContext): RestRoute[] {
       capability: 'bill_refund_payment',
       args: { ...ID('payment'), ...REFUND_ARGS },
       description: 'Refund a payment, fully or in part, with a reason.',
+      response: {
+        schema: PAYMENT_SCHEMA,
+        errors: ['billing_rest_invalid_state', 'billing_rest_amount_exceeds', 'billing_gateway_unreachable'],
+      },
       handler: async (req) =>
         one(
           (
@@ -177,6 +184,7 @@ export function paymentRoutes(d: PaymentsContext): RestRoute[] {
       capability: 'bill_edit_invoice',
       args: { ...ID('invoice'), ...CREDIT_NOTE_ARGS },
       description: 'Issue a credit note against an invoice.',
+      response: { status: 201, schema: CREDIT_NOTE_SCHEMA, errors: ['billing_rest_invalid_state', 'billing_rest_amount_exceeds'] },
       handler: async (req) => {
         const { creditNote } = await d.creditNotes.create(
           req.params.id,
@@ -206,6 +214,7 @@ export function paymentRoutes(d: PaymentsContext): RestRoute[] {
       capability: 'bill_view_invoices',
       args: ID('credit note'),
       description: 'The credit note as a PDF file.',
+      response: { contentType: 'application/pdf' },
       handler: async (req) => {
         const { creditNote, pdf } = await d.creditNotes.pdf(req.params.id);
         return pdfResponse(pdf, req.headers['if-none-match'], creditNote.number);
@@ -218,6 +227,7 @@ export function paymentRoutes(d: PaymentsContext): RestRoute[] {
       capability: 'bill_edit_invoice',
       args: { ...ID('invoice'), ...CANCEL_ARGS },
       description: 'Cancel an issued invoice on which nothing is paid.',
+      response: { schema: INVOICE_SCHEMA, errors: ['billing_rest_invalid_state'] },
       handler: async (req) => {
         const invoice = await d.payments.cancelInvoice(req.params.id, req.actor, req.params.reason ?? '');
         return invoiceRepresentation(invoice, await representationContext(d, req));

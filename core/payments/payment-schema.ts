@@ -79,6 +79,10 @@ export const PAYMENT_LIST_FILTERS: Record<string, ArgSchema> = {
   },
 };
 
+/**
+ * The payment and credit note representations (payment-representation.ts) as JSON schemas: the one
+ * source for OPTIONS, the OpenAPI document and the tests that validate real responses against them.
+ */
 export const PAYMENT_SCHEMA = {
   $schema: 'http://json-schema.org/draft-04/schema#',
   title: 'payment',
@@ -97,6 +101,20 @@ export const PAYMENT_SCHEMA = {
     notes: { type: 'string' },
     review: { type: ['string', 'null'], readonly: true },
   },
+  required: [
+    'id',
+    'invoice_id',
+    'reference',
+    'amount',
+    'currency',
+    'method',
+    'status',
+    'transaction_id',
+    'date',
+    'refunded',
+    'notes',
+    'review',
+  ],
 };
 
 export const CREDIT_NOTE_SCHEMA = {
@@ -111,6 +129,7 @@ export const CREDIT_NOTE_SCHEMA = {
     currency: { type: 'string' },
     reason: { type: 'string' },
     date: { type: 'string', description: 'Y-m-d H:i:s, site timezone' },
-    links: { type: 'object', properties: { pdf: { type: 'string', format: 'uri' } } },
+    links: { type: 'object', properties: { pdf: { type: 'string', format: 'uri' } }, required: ['pdf'] },
   },
+  required: ['id', 'number', 'invoice_id', 'amount', 'currency', 'reason', 'date', 'links'],
 };

@@ -1,4 +1,6 @@
 import type { Actor } from '../audit/audit.ts';
+import { BillingError } from '../errors.ts';
+import { Decimal } from '../money/decimal.ts';
 import type { Database } from '../db/database.ts';
 import type { BillingDocument } from '../documents/document.ts';
 import { addDays } from '../time/site-time.ts';
@@ -80,6 +82,13 @@ export class PaymentService {
       },
       { channel: 'admin', actor },
     );
+    // the same transaction id with another amount is another payment's id, not a retry: say so (as Stripe)
+    if (out.result === 'duplicate' && out.payment && !Decimal.from(input.amount, 'amount').equals(out.payment.amount)) {
+      throw new BillingError(
+        'billing_rest_idempotency_mismatch',
+        `transaction_id ${transactionId} was recorded before for ${out.payment.amount} ${out.payment.currency} (payment ${out.payment.reference}), not ${String(input.amount)}.`,
+      );
+    }
     return { payment: out.payment!, invoice: out.invoice!, created: out.result === 'applied' };
   }
 

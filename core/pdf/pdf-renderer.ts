@@ -44,6 +44,8 @@ export class PdfRenderer {
   readonly #cache: PdfCache;
   readonly #inFlight = new Map<string, Promise<{ bytes: Buffer; etag: string }>>();
   readonly #fingerprint = rendererFingerprint();
+  /** Hashes of logos that made a render fail: documents are drawn without them. */
+  readonly #badLogos = new Set<string>();
   #renders = 0;
   #hits = 0;
   #shared = 0;
@@ -58,7 +60,19 @@ export class PdfRenderer {
    * renders it.
    */
   async renderDocument(document: PdfDocumentModel, options: BuildPdfOptions = {}): Promise<RenderedPdf> {
-    return this.render(await buildPdfDefinition(document, options));
+    const logo = document.company.logo;
+    const logoKey = logo ? this.#hash(logo) : null;
+    if (logoKey && this.#badLogos.has(logoKey)) return this.render(await buildPdfDefinition(withoutLogo(document), options));
+    try {
+      return await this.render(await buildPdfDefinition(document, options));
+    } catch (err) {
+      if (!logoKey) throw err;
+      // a logo the option's schema let through but the PDF library cannot draw (a corrupt image): the
+      // document is rendered without it rather than not at all (issue 14), and the logo is not tried again
+      const plain = await this.render(await buildPdfDefinition(withoutLogo(document), options));
+      this.#badLogos.add(logoKey);
+      return plain;
+    }
   }
 
   /** Renders a definition of plain JSON data, or returns the bytes of an identical one rendered before. */
@@ -122,4 +136,9 @@ export class PdfRenderer {
   #hash(json: string): string {
     return createHash('sha256').update(this.#fingerprint).update('\n').update(json).digest('base64url');
   }
+}
+
+function withoutLogo(document: PdfDocumentModel): PdfDocumentModel {
+  const { logo: _logo, ...company } = document.company;
+  return { ...document, company };
 }

@@ -104,11 +104,12 @@ async function pay(d: PublicPagesDeps, req: Request, res: Response): Promise<voi
         );
       }
     }
-    const { redirectUrl } = await d.gateways.checkout(doc, method, amount, {
+    const { redirectUrl, form } = await d.gateways.checkout(doc, method, amount, {
       returnUrl: (reference) => returnLink(d, reference, false),
       cancelUrl: (reference) => returnLink(d, reference, true),
     });
     res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+    if (form) return continueByPost(res, redirectUrl, form, await d.gateways.origins());
     res.redirect(303, redirectUrl);
   } catch (err) {
     if (isBillingError(err) && err.code === 'billing_gateway_not_configured') {
@@ -160,6 +161,23 @@ async function paymentReturn(d: PublicPagesDeps, req: Request, res: Response): P
     d.log.error({ err }, 'payment return page failed');
     if (!res.headersSent) message(res, 500, 'Something went wrong', 'Please try again later.', null);
   }
+}
+
+/** A hosted page that takes its fields by POST (a 303 cannot carry them): one button sends them there. */
+function continueByPost(res: Response, url: string, fields: Readonly<Record<string, string>>, origins: string[]): void {
+  res
+    .status(200)
+    .set({ ...PUBLIC_HEADERS, 'Content-Security-Policy': payingPolicy(origins) })
+    .end(
+      publicPage(
+        'Continue to payment',
+        html`<h1>Continue to payment</h1><p>You will enter your payment details on the payment service's page.</p>
+          <form method="post" action="${url}">
+            ${Object.entries(fields).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}" />`)}
+            <button type="submit">Continue to payment</button>
+          </form>`,
+      ),
+    );
 }
 
 function message(res: Response, status: number, title: string, text: string, back: string | null): void {

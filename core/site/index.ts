@@ -1,3 +1,4 @@
+import { pruneIdempotencyKeys } from '../http/rest/idempotency.ts';
 import { defineModule } from '../modules/define-module.ts';
 import { siteCommands } from './site-commands.ts';
 
@@ -7,7 +8,7 @@ import { siteCommands } from './site-commands.ts';
  */
 export const siteModule = defineModule({
   name: 'site',
-  requires: ['plugins', 'jobs', 'outbox', 'schema'],
+  requires: ['plugins', 'jobs', 'outbox', 'schema', 'identity', 'documents'],
   commands: (ctx) =>
     siteCommands({
       options: ctx.options,
@@ -22,6 +23,18 @@ export const siteModule = defineModule({
       schedule: '17 3 * * *',
       description: 'Forgets outbox items done more than 7 days ago (failed ones stay)',
       run: async () => ({ removed: await ctx.use.outbox.prune(7) }),
+    },
+    {
+      // what requests leave behind that nothing else deletes (issue 14: a row per view of a quote page)
+      hook: 'billing_expired_cleanup',
+      schedule: '41 * * * *',
+      description: 'Deletes expired quote page tokens and sessions, spent sign-in failure counts, and Idempotency-Keys older than 48 hours',
+      run: async () => ({
+        quote_tokens: await ctx.use.documents.quotes.pruneTokens(),
+        sessions: await ctx.use.identity.sessions.prune(),
+        signin_failures: await ctx.use.identity.throttle.prune(),
+        idempotency_keys: await pruneIdempotencyKeys(ctx.db),
+      }),
     },
   ],
 });

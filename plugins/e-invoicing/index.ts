@@ -72,6 +72,9 @@ async function issuedInvoice(ctx: PluginContext, id: number): Promise<BillingDoc
   return doc;
 }
 
+/** What the e-invoice routes answer beyond every route's codes (for the OpenAPI document). */
+const EINVOICE_ERRORS = ['billing_rest_invalid_state', 'billing_einvoice_incomplete'];
+
 function xmlResponse(xml: string, filename: string): RestResponse {
   return new RestResponse(
     null,
@@ -157,6 +160,7 @@ export default definePlugin({
       capability: 'bill_view_invoices',
       args: ID_ARGS,
       description: 'The invoice as a Peppol BIS Billing 3.0 UBL invoice.',
+      response: { contentType: 'application/xml', errors: EINVOICE_ERRORS },
       handler: async (req, ctx) => {
         const doc = await issuedInvoice(ctx, req.params.id);
         return xmlResponse(ublXml(modelOrRefuse(doc, await sellerSettings(ctx), 'ubl')), xmlName(doc, ''));
@@ -168,6 +172,7 @@ export default definePlugin({
       capability: 'bill_view_invoices',
       args: ID_ARGS,
       description: 'The invoice as an XRechnung (UBL) invoice.',
+      response: { contentType: 'application/xml', errors: EINVOICE_ERRORS },
       handler: async (req, ctx) => {
         const doc = await issuedInvoice(ctx, req.params.id);
         return xmlResponse(ublXml(modelOrRefuse(doc, await sellerSettings(ctx), 'xrechnung')), xmlName(doc, '-xrechnung'));
@@ -179,6 +184,7 @@ export default definePlugin({
       capability: 'bill_view_invoices',
       args: ID_ARGS,
       description: 'The invoice as a UN/CEFACT CII D16B invoice (EN 16931 profile).',
+      response: { contentType: 'application/xml', errors: EINVOICE_ERRORS },
       handler: async (req, ctx) => {
         const doc = await issuedInvoice(ctx, req.params.id);
         return xmlResponse(await invoiceCii(ctx, doc), xmlName(doc, '-cii'));
@@ -190,6 +196,7 @@ export default definePlugin({
       capability: 'bill_view_invoices',
       args: ID_ARGS,
       description: 'The invoice as a Factur-X PDF (PDF/A-3b carrying its CII as factur-x.xml).',
+      response: { contentType: 'application/pdf', errors: EINVOICE_ERRORS },
       handler: async (req, ctx) => {
         const doc = await issuedInvoice(ctx, req.params.id);
         const bytes = await facturX(ctx, doc);
@@ -210,6 +217,7 @@ export default definePlugin({
       capability: 'bill_view_invoices',
       args: ID_ARGS,
       description: 'The credit note as a Peppol BIS Billing 3.0 UBL credit note referring to its invoice.',
+      response: { contentType: 'application/xml', errors: EINVOICE_ERRORS },
       handler: async (req, ctx) => {
         const note = await ctx.api.creditNotes.get(req.params.id);
         const parent = note.parentId ? ((await ctx.api.invoices.find(note.parentId)) ?? undefined) : undefined;
@@ -221,6 +229,8 @@ export default definePlugin({
       methods: 'POST',
       capability: 'bill_view_invoices',
       description: 'Reads a UBL, CII or Factur-X file (the raw body, at most 1 MiB) and answers what it says. Nothing is stored.',
+      requestTypes: ['application/xml', 'text/xml', 'application/pdf'],
+      response: { errors: ['billing_einvoice_unreadable', 'billing_payload_too_large'] },
       handler: async (req) => {
         const body = req.body;
         if (!Buffer.isBuffer(body) || body.length === 0) {

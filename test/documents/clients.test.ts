@@ -3,6 +3,7 @@ import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { bootKernel } from '../helpers/kernel.ts';
+import { withoutResponseCheck } from '../helpers/response-check.ts';
 import { Browser, makeUser, type TestUser } from '../identity/support.ts';
 
 let db: TestDatabase;
@@ -279,7 +280,8 @@ describe('GET /clients', () => {
       'test',
     );
     try {
-      const res = await call(admin, '/clients?search=acme');
+      // the filter takes a documented field away, which the OpenAPI document cannot know
+      const res = await withoutResponseCheck(() => call(admin, '/clients?search=acme'));
       expect(res.body).toEqual([expect.objectContaining({ id: ids.acme, tier: 'gold' })]);
       expect(res.body[0]).not.toHaveProperty('vat');
       expect(seen).toEqual([[ids.acme, '/wp-json/billing/v1/clients']]);

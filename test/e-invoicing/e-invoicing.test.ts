@@ -183,7 +183,9 @@ describe('e-invoices of random issued invoices, over HTTP', () => {
       { numRuns: Number(process.env.EINVOICE_HTTP_RUNS ?? 8) },
     );
     expect(runs).toBeGreaterThan(0);
-  });
+    // eight invoices, each rendered in four formats and run through the official rules: minutes on a
+    // busy two-core machine with the embedded database, so more than the default minute
+  }, 300_000);
 
   it('makes a Factur-X that declares PDF/A-3b, embeds its fonts and attaches factur-x.xml as the alternative', async () => {
     const inv = await call('POST', '/invoices', {

@@ -11,9 +11,16 @@ export interface ClientRouteDeps {
   hooks: HookRegistry;
 }
 
-const totalsSchema = { type: 'object', properties: { invoiced: { type: 'number' }, paid: { type: 'number' }, due: { type: 'number' } } };
+const totalsSchema = {
+  type: 'object',
+  properties: { invoiced: { type: 'number' }, paid: { type: 'number' }, due: { type: 'number' } },
+  required: ['invoiced', 'paid', 'due'],
+};
 
-/** The resource's JSON schema, for OPTIONS. */
+/**
+ * The resource's JSON schema: OPTIONS, the OpenAPI document and the tests that validate responses all
+ * read this one (every field clientRepresentation writes is required; `billing_rest_client` may add more).
+ */
 export const CLIENT_SCHEMA = {
   $schema: 'http://json-schema.org/draft-04/schema#',
   title: 'client',
@@ -26,7 +33,11 @@ export const CLIENT_SCHEMA = {
     country: { type: 'string' },
     vat: { type: 'string' },
     created: { type: 'string', description: 'Y-m-d H:i:s in the site timezone.' },
-    counts: { type: 'object', properties: { invoices: { type: 'integer' }, quotes: { type: 'integer' } } },
+    counts: {
+      type: 'object',
+      properties: { invoices: { type: 'integer' }, quotes: { type: 'integer' } },
+      required: ['invoices', 'quotes'],
+    },
     currency: { type: 'string', description: 'The site currency, in which totals are given.' },
     totals: { ...totalsSchema, description: 'Invoices in the site currency: invoiced and due of issued ones, paid of all.' },
     totals_by_currency: {
@@ -35,6 +46,7 @@ export const CLIENT_SCHEMA = {
       description: 'The same, per currency the client has invoices in.',
     },
   },
+  required: ['id', 'name', 'email', 'company', 'country', 'vat', 'created', 'counts', 'currency', 'totals', 'totals_by_currency'],
 };
 
 /** `GET /clients` of `billing/v1` (interface "Endpoints", contract §4), through ClientService. */

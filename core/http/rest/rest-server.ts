@@ -6,7 +6,9 @@ import { OwnedRegistry } from '../../owned-registry.ts';
 import { argsSchema, checkArgs, coerceText } from '../../validation/args.ts';
 import { describeTextProblem, textProblem } from '../../validation/text.ts';
 import { restErrorBody } from '../error-bodies.ts';
+import { corsHeaders, wantsBasicChallenge } from './cors.ts';
 import { applyFields } from './fields.ts';
+import type { Idempotency } from './idempotency.ts';
 import { RestResponse, type ArgSchema, type HttpMethod, type RestRequest, type RestRoute } from './route.ts';
 
 export const DEFAULT_NAMESPACE = 'billing/v1';
@@ -32,6 +34,10 @@ export class RestServer {
   auth: Authenticator = NOBODY;
   /** Whether the database answers (an unexpected failure while it does not is a 503, not a 500). */
   health: (() => Promise<boolean>) | null = null;
+  /** Where POSTs' Idempotency-Keys are kept (the kernel sets it; without, the header is ignored). */
+  idempotency: Idempotency | null = null;
+  /** `rest_allowed_origins`: origins whose pages may send the user's cookies (the kernel sets it). */
+  allowedOrigins: (() => Promise<readonly string[]>) | null = null;
   private readonly log: Logger;
 
   constructor(baseUrl: string, log: Logger) {
@@ -54,7 +60,12 @@ export class RestServer {
   /** Express handler for everything under `/wp-json`. */
   handle = async (req: Request, res: Response): Promise<void> => {
     const method = overriddenMethod(req);
-    setCommonHeaders(req, res, this.baseUrl);
+    setCommonHeaders(res, this.baseUrl);
+    const origin = req.get('Origin');
+    if (origin !== undefined) {
+      const allowed = this.allowedOrigins ? await this.allowedOrigins().catch(() => []) : [];
+      corsHeaders(res, origin, new URL(this.baseUrl).origin, allowed);
+    }
     let authenticated = false;
     let path = '/';
     try {
@@ -110,8 +121,23 @@ export class RestServer {
         ip: req.ip ?? '',
         url: new URL(req.originalUrl, this.baseUrl),
       };
-      const out = await endpoint.route.handler(rreq);
-      const response = out instanceof RestResponse ? out : new RestResponse(out);
+      const call = async () => {
+        const out = await endpoint.route.handler(rreq);
+        return out instanceof RestResponse ? out : new RestResponse(out);
+      };
+      // a signed-in caller's POST may carry an Idempotency-Key: the same request again answers the first answer
+      const response =
+        user && lookup === 'POST' && this.idempotency
+          ? await this.idempotency.run(
+              {
+                userId: user.id,
+                header: req.headers['idempotency-key'],
+                route: `POST ${path}`,
+                request: { params, raw: Buffer.isBuffer(body) ? body : null },
+              },
+              call,
+            )
+          : await call();
       for (const [k, v] of Object.entries(response.headers)) {
         // a route's Link (prev/next of a collection) joins the discovery link rather than replacing it
         if (k.toLowerCase() === 'link') res.setHeader('Link', `${res.getHeader('Link')}, ${v}`);
@@ -131,6 +157,7 @@ export class RestServer {
         if (this.health && !(await this.health())) err = unavailable();
       }
       const { status, body, headers } = restErrorBody(err);
+      if (!wantsBasicChallenge(req)) delete headers['WWW-Authenticate'];
       if (status === 503) res.setHeader('Retry-After', '5');
       for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
       if (!authenticated) res.removeHeader('Cache-Control');
@@ -163,7 +190,28 @@ export class RestServer {
     };
   }
 
+  /**
+   * The routes as the index lists them (namespace indexes included, with no endpoints of their own),
+   * each endpoint with its declaration and the unit that added it: what the OpenAPI document is made from.
+   */
+  listRoutes(): Array<{
+    key: string;
+    namespace: string;
+    endpoints: Array<{ methods: HttpMethod[]; route: RestRoute; owner: string }>;
+  }> {
+    return this.table().map((r) => ({
+      key: r.key,
+      namespace: r.namespace,
+      endpoints: r.endpoints.map((e) => ({
+        methods: e.methods,
+        route: e.route,
+        owner: this.routes.ownerOf(`${e.methods[0]} ${r.key}`) ?? '',
+      })),
+    }));
+  }
+
   private describe(r: CompiledRoute, withSchema = true): object {
+    if (r.key === `/${r.namespace}`) return namespaceRoute(r.namespace, this.baseUrl);
     const endpoints = r.endpoints.map((e) => ({
       methods: e.methods,
       args: Object.fromEntries(Object.entries(e.route.args ?? {}).map(([k, a]) => [k, { required: Boolean(a.required), ...a }])),
@@ -244,6 +292,17 @@ export async function allowedOn(
   return documentId === null || auth.can(user, object.capability ?? capability, documentId);
 }
 
+/** A namespace index as WordPress lists it: GET, with its `namespace` and `context` args. */
+function namespaceRoute(namespace: string, baseUrl: string): object {
+  const args = { namespace: { default: namespace, required: false }, context: { default: 'view', required: false } };
+  return {
+    namespace,
+    methods: ['GET'],
+    endpoints: [{ methods: ['GET'], args }],
+    _links: { self: [{ href: `${baseUrl}/wp-json/${namespace}` }] },
+  };
+}
+
 function unauthenticated(): BillingError {
   return new BillingError('billing_rest_unauthenticated', 'You are not currently logged in.');
 }
@@ -259,7 +318,7 @@ function overriddenMethod(req: Request): string {
   return o && METHODS.includes(o.toUpperCase() as HttpMethod) ? o.toUpperCase() : 'POST';
 }
 
-function setCommonHeaders(req: Request, res: Response, baseUrl: string): void {
+function setCommonHeaders(res: Response, baseUrl: string): void {
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Link', `<${baseUrl}/wp-json/>; rel="https://api.w.org/"`);
   res.setHeader('Access-Control-Expose-Headers', 'X-WP-Total, X-WP-TotalPages, Link');
@@ -267,13 +326,6 @@ function setCommonHeaders(req: Request, res: Response, baseUrl: string): void {
     'Access-Control-Allow-Headers',
     'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, Idempotency-Key',
   );
-  const origin = req.get('Origin');
-  if (origin) {
-    res.setHeader('Access-Control-Allow-Origin', origin);
-    res.setHeader('Access-Control-Allow-Methods', 'OPTIONS, GET, POST, PUT, PATCH, DELETE');
-    res.setHeader('Access-Control-Allow-Credentials', 'true');
-    res.setHeader('Vary', 'Origin');
-  }
 }
 
 /**

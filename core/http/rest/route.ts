@@ -34,7 +34,28 @@ export interface RestRoute {
   schema?: object;
   /** Short description for the index. */
   description?: string;
+  /**
+   * What a success answers, for the OpenAPI document (core/openapi). Without it: a GET with a `schema`
+   * answers that resource, as a paginated array when it takes `per_page`; anything else 200 JSON.
+   */
+  response?: RouteResponse;
+  /** Content types the route reads as a raw body (`RestRequest.body`, a Buffer) instead of args. */
+  requestTypes?: string[];
   handler(req: RestRequest): Promise<unknown>;
+}
+
+/** A route's success answer, declared as data beside its args. */
+export interface RouteResponse {
+  /** 200 by default; a list when a route answers either (a replayed create answers 200). */
+  status?: number | number[];
+  /** The body's JSON schema (a resource's `schema`, or a shape of its own, e.g. DELETE's). */
+  schema?: object;
+  /** The body is a page of `schema` items, with X-WP-Total, X-WP-TotalPages and Link. */
+  collection?: boolean;
+  /** A body that is not JSON (a PDF), by content type. */
+  contentType?: string;
+  /** Codes of core/errors.ts this route may answer beyond the ones every route of its kind does. */
+  errors?: string[];
 }
 
 export interface RestRequest {

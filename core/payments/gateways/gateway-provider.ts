@@ -130,4 +130,9 @@ export interface CheckoutResult {
   redirectUrl: string;
   /** The gateway's id of what was created, kept on the payment. */
   transactionId?: string | null;
+  /**
+   * Fields the hosted page must receive by POST rather than in its URL (gateway D's token): the pay
+   * route then answers a page whose one button posts them to `redirectUrl`, instead of a 303.
+   */
+  form?: Readonly<Record<string, string>>;
 }

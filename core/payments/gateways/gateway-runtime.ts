@@ -146,8 +146,28 @@ export class GatewayRuntime {
       log.warn({ ip: req.ip, bytes: req.raw.length }, 'webhook refused: bad or missing signature');
       throw new BillingError('billing_invalid_signature', 'The signature of the request is missing or wrong.');
     }
+    let read: { events?: GatewayEvent[]; error?: unknown };
+    try {
+      read = { events: await entry.parse(delivery, ctx) };
+    } catch (error) {
+      read = { error };
+    }
+    // the gateway retrying what is already applied: answered from one key lookup, with no inbox row and
+    // no transaction, so that a retry storm costs what a primary-key lookup costs
+    if (read.events && (await this.alreadyApplied(p, read.events))) {
+      log.debug('webhook duplicate: every event already applied');
+      return { status: 200, body: { success: true } };
+    }
     const inboxId = await this.store(p, req.action, delivery);
-    return this.apply(p, entry, delivery, ctx, inboxId, log);
+    return this.apply(p, entry, delivery, ctx, inboxId, log, read);
+  }
+
+  /** Whether every event of a delivery that changes something has its key stored already. */
+  private async alreadyApplied(p: GatewayProvider, events: GatewayEvent[]): Promise<boolean> {
+    const keys = events.filter((e) => e.command.action !== 'ignore').map((e) => `${p.method}:${e.key}`);
+    if (!keys.length) return false;
+    const [row] = await this.d.db.query<{ n: number }>('select count(*)::int as n from billing_payment_events where key = any($1)', [keys]);
+    return row!.n === new Set(keys).size;
   }
 
   /** Applies a stored delivery again (`billing gateway replay <id>`): its keys make a repeat count once. */
@@ -182,10 +202,12 @@ export class GatewayRuntime {
     ctx: GatewayContext,
     inboxId: number,
     log: Logger,
+    read?: { events?: GatewayEvent[]; error?: unknown },
   ): Promise<WebhookAnswer> {
     let events: GatewayEvent[];
     try {
-      events = await entry.parse(delivery, ctx);
+      if (read?.error !== undefined) throw read.error;
+      events = read?.events ?? (await entry.parse(delivery, ctx));
     } catch (err) {
       const unreadable = isBillingError(err) && err.status === 400;
       await this.mark(inboxId, unreadable ? 'unreadable' : 'unavailable', null, err);
@@ -286,7 +308,7 @@ export class GatewayRuntime {
           result.transactionId,
         ]);
       }
-      return { payment, redirectUrl: result.redirectUrl };
+      return { payment, redirectUrl: result.redirectUrl, ...(result.form ? { form: result.form } : {}) };
     } catch (err) {
       await this.d.core.apply(
         { action: 'cancel', payment: { id: payment.id }, reason: 'the gateway could not create the checkout' },

@@ -1,0 +1,155 @@
+// Gateway A (Stripe-shaped): Checkout Sessions whose PaymentIntent carries our reference in its metadata,
+// webhooks signed `t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (contract §7).
+import { createHmac } from 'node:crypto';
+import {
+  constantTimeEqual,
+  definePlugin,
+  Money,
+  unreadable,
+  type CurrencyCode,
+  type GatewayContext,
+  type GatewayEvent,
+  type GatewayProvider,
+} from '../../core/plugin-api.ts';
+
+declare module '../../core/options/option-map.ts' {
+  interface OptionMap {
+    gateway_a_secret_key: string;
+    gateway_a_signing_secret: string;
+    gateway_a_api_base: string;
+  }
+}
+
+/** How old a signed timestamp may be: replays of a captured delivery are refused after this. */
+const TOLERANCE_S = 300;
+
+interface Intent {
+  id: string;
+  status?: string;
+  amount_received?: number;
+  currency: string;
+  metadata?: Record<string, string>;
+}
+
+const major = (minor: number, currency: string) => Money.fromMinor(minor, currency.toUpperCase() as CurrencyCode).toString();
+const auth = (ctx: GatewayContext) => ({ authorization: `Bearer ${String(ctx.settings.gateway_a_secret_key)}` });
+
+/** What a succeeded or failed PaymentIntent means; keyed by the intent, so a webhook and a look-up count once. */
+function fromIntent(pi: Intent, succeeded: boolean): GatewayEvent[] {
+  const reference = pi.metadata?.billing_payment_reference;
+  const invoiceId = Number(pi.metadata?.billing_invoice_id);
+  const key = `${pi.id}:${succeeded ? 'succeeded' : 'failed'}`;
+  if (!succeeded) {
+    return reference ? [{ key, command: { action: 'fail', payment: { reference }, reason: 'payment failed at gateway A' } }] : [];
+  }
+  const money = { amount: major(pi.amount_received ?? 0, pi.currency), currency: pi.currency.toUpperCase(), transactionId: pi.id };
+  if (reference) return [{ key, command: { action: 'complete', payment: { reference }, ...money } }];
+  // paid outside our pay route for one of our invoices: recorded as a new payment
+  if (Number.isSafeInteger(invoiceId) && invoiceId > 0) return [{ key, command: { action: 'record', invoiceId, ...money } }];
+  return [{ key, command: { action: 'ignore', reason: 'no billing metadata' } }];
+}
+
+const provider: GatewayProvider = {
+  method: 'gateway_a',
+  title: 'Card (gateway A)',
+  settings: ['gateway_a_secret_key', 'gateway_a_signing_secret', 'gateway_a_api_base'],
+  required: ['gateway_a_secret_key', 'gateway_a_signing_secret'],
+  apiBase: 'gateway_a_api_base',
+  reconcile: { hook: 'billing_check_pending_gateway_a_payments' },
+
+  verify(delivery, ctx) {
+    const header = delivery.headers['gateway-a-signature'];
+    if (typeof header !== 'string') return false;
+    const parts = header.split(',').map((p) => p.trim().split('='));
+    const t = parts.find(([k]) => k === 't')?.[1] ?? '';
+    const given = parts.filter(([k]) => k === 'v1').map(([, v]) => v ?? '');
+    if (!/^\d{1,12}$/.test(t) || !given.length) return false;
+    if (Math.abs(delivery.receivedAt.getTime() / 1000 - Number(t)) > TOLERANCE_S) return false;
+    const expected = createHmac('sha256', String(ctx.settings.gateway_a_signing_secret)).update(`${t}.`).update(delivery.raw).digest('hex');
+    // every v1 is compared, so the answer takes as long whichever matched (secrets being rolled carry two)
+    return given.map((v) => constantTimeEqual(v, expected)).includes(true);
+  },
+
+  async parse(delivery, ctx) {
+    let event: { id?: string; type?: string; data?: { object?: any } };
+    try {
+      event = JSON.parse(delivery.raw.toString('utf8'));
+    } catch {
+      throw unreadable();
+    }
+    const object = event?.data?.object;
+    if (typeof event?.id !== 'string' || typeof object !== 'object' || object === null) throw unreadable('Not a gateway A event.');
+    switch (event.type) {
+      case 'payment_intent.succeeded':
+        return fromIntent(object, true);
+      case 'payment_intent.payment_failed':
+        return fromIntent(object, false);
+      case 'charge.refunded': {
+        // a charge does not inherit its intent's metadata: ask the gateway for the intent when it is not there
+        let reference: string | undefined = object.metadata?.billing_payment_reference;
+        if (!reference && typeof object.payment_intent === 'string') {
+          const res = await ctx.api(`/v1/payment_intents/${encodeURIComponent(object.payment_intent)}`, { headers: auth(ctx) });
+          if (res.ok) reference = ((await res.json()) as Intent).metadata?.billing_payment_reference;
+        }
+        if (!reference) return [{ key: event.id, command: { action: 'ignore', reason: 'refund of a charge that is not ours' } }];
+        const total = major(Number(object.amount_refunded ?? 0), String(object.currency ?? ''));
+        return [{ key: event.id, command: { action: 'refund_to', payment: { reference }, refundedTotal: total } }];
+      }
+      default:
+        return [{ key: event.id, command: { action: 'ignore', reason: `event type ${event.type}` } }];
+    }
+  },
+
+  async checkout({ payment, invoice, returnUrl, cancelUrl }, ctx) {
+    const metadata = { billing_payment_reference: payment.reference, billing_invoice_id: String(invoice.id) };
+    const form = new URLSearchParams({
+      mode: 'payment',
+      success_url: returnUrl,
+      cancel_url: cancelUrl,
+      client_reference_id: payment.reference,
+      customer_email: invoice.customer.email,
+      'line_items[0][quantity]': '1',
+      'line_items[0][price_data][currency]': payment.currency.toLowerCase(),
+      'line_items[0][price_data][unit_amount]': String(payment.minor),
+      'line_items[0][price_data][product_data][name]': `Invoice ${invoice.number}`,
+    });
+    for (const [k, v] of Object.entries(metadata)) {
+      form.set(`metadata[${k}]`, v);
+      form.set(`payment_intent_data[metadata][${k}]`, v);
+    }
+    const res = await ctx.api('/v1/checkout/sessions', {
+      method: 'POST',
+      headers: { ...auth(ctx), 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': payment.reference },
+      body: form,
+    });
+    const body = (await res.json().catch(() => ({}))) as { id?: string; url?: string };
+    if (!res.ok || !body.url) throw new Error(`gateway A refused the checkout (${res.status})`);
+    return { redirectUrl: body.url, transactionId: body.id ?? null };
+  },
+
+  async lookup(payment, ctx) {
+    if (!payment.transactionId) return [];
+    const res = await ctx.api(`/v1/checkout/sessions/${encodeURIComponent(payment.transactionId)}?expand[]=payment_intent`, {
+      headers: auth(ctx),
+    });
+    if (!res.ok) return [];
+    const pi = ((await res.json()) as { payment_intent?: Intent | string | null }).payment_intent;
+    if (!pi || typeof pi !== 'object') return [];
+    if (pi.status === 'succeeded') return fromIntent(pi, true);
+    if (pi.status === 'canceled') return fromIntent(pi, false);
+    return [];
+  },
+};
+
+export default definePlugin({
+  name: 'gateway-a',
+  version: '1.0.0',
+  title: 'Gateway A (cards)',
+  compatibility: '>=0.1.0',
+  settings: {
+    gateway_a_secret_key: { type: 'string', default: '', secret: true, description: 'Secret API key (sk_…): creates checkouts' },
+    gateway_a_signing_secret: { type: 'string', default: '', secret: true, description: 'Webhook signing secret (whsec_…)' },
+    gateway_a_api_base: { type: 'string', format: 'uri', default: 'https://api.stripe.com', description: "The gateway's API" },
+  },
+  gateways: [provider],
+});
