@@ -9,11 +9,25 @@ import { gateways } from './scenarios/gateways.ts';
 import { mail } from './scenarios/mail.ts';
 import { payments } from './scenarios/payments.ts';
 import { pdf } from './scenarios/pdf.ts';
+import { recurring } from './scenarios/recurring.ts';
 import { reminders } from './scenarios/reminders.ts';
 import { screens } from './scenarios/screens.ts';
 import { webhooks } from './scenarios/webhooks.ts';
 
-const SCENARIOS: Scenario[] = [foundation, auth, documents, pdf, mail, payments, gateways, einvoice, webhooks, reminders, screens];
+const SCENARIOS: Scenario[] = [
+  foundation,
+  auth,
+  documents,
+  pdf,
+  mail,
+  payments,
+  gateways,
+  einvoice,
+  webhooks,
+  recurring,
+  reminders,
+  screens,
+];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const env = benchEnv();

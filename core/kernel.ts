@@ -136,6 +136,13 @@ export class Kernel {
       creditNotes: s.payments.creditNotes,
       pdfs: s.documents.pdfs,
       representations: restRepresentations({ options: this.options, hooks: this.hooks, config: this.config }),
+      // read-only: the registry's own add/remove stay with the plugin loader
+      roles: {
+        list: () => s.identity.roles.list(),
+        has: (role) => s.identity.roles.has(role),
+        allCapabilities: () => s.identity.roles.allCapabilities(),
+        capabilitiesOf: (role) => s.identity.roles.capabilitiesOf(role),
+      },
     };
     this.rest.auth = s.identity.auth;
     this.ajax.auth = s.identity.auth;

@@ -90,6 +90,7 @@ export const INVOICE_SCHEMA = {
     ...commonProperties(INVOICE_STATUSES),
     due_date: DATE_OR_NULL,
     overdue: { type: 'boolean', readonly: true, description: 'Derived: past its due date with an amount due' },
+    recurring_id: { type: ['integer', 'null'], readonly: true, description: 'The recurring profile that generated it, or null' },
   }),
 };
 

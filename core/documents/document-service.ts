@@ -29,6 +29,8 @@ export interface ServiceDeps {
 export interface CreateContext {
   actor: Actor;
   source: CreationSource;
+  /** The recurring profile generating it (`source: 'recurring'`). */
+  recurringId?: number;
 }
 
 /** Columns written when a document is created or its builder state saved (the totals under their column names). */

@@ -88,6 +88,7 @@ export function invoiceAjaxActions(d: DocumentsContext): AjaxAction[] {
           search: term || undefined,
           orderby: 'date',
           order: 'desc',
+          viewer: req.user ?? undefined,
         });
         const amount = (v: string, c: string) => (isCurrency(c) ? Money.parse(v, c).toNumber() : Number(v));
         return items.map((i) => ({

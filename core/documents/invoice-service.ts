@@ -33,14 +33,14 @@ export class InvoiceService extends DocumentService {
     if (status !== 'draft' && status !== 'available') {
       throw invalidParam('status', 'status must be draft or available: payment statuses are set by recording payments.');
     }
-    const doc = await this.insert(tx, input, status, ctx.actor);
+    const doc = await this.insert(tx, input, status, ctx.actor, ctx.recurringId ? { recurring_id: ctx.recurringId } : {});
     if (status === 'available') await this.checkIssuable(doc, 'create', tx);
     await this.hooks.fire(tx, 'billing_invoice_created', doc.id, doc, { source: ctx.source });
     return doc;
   }
 
   list(query: ListQuery): Promise<ListResult> {
-    return listDocuments(this.db, this.options, 'invoice', query);
+    return listDocuments(this.db, this.options, 'invoice', query, this.hooks);
   }
 
   /**

@@ -5,6 +5,9 @@ import type { DocumentKind } from './numbering.ts';
 import { siteDate } from '../time/site-time.ts';
 import { containsPattern } from '../db/like.ts';
 import { columns, qb, run, sql } from '../db/query-builder.ts';
+import type { HookRegistry } from '../hooks/registry.ts';
+import type { AuthUser } from '../http/auth.ts';
+import { listScope } from './list-scope.ts';
 
 export interface ListQuery {
   page: number;
@@ -16,8 +19,12 @@ export interface ListQuery {
   after?: string;
   before?: string;
   overdue?: boolean;
+  /** Only the invoices a recurring profile generated. */
+  recurring_id?: number;
   orderby?: 'date' | 'id' | 'number' | 'due_date' | 'total';
   order?: 'asc' | 'desc';
+  /** The user the list is for: it is narrowed to their scope (`billing_list_scope`). None: in-process, unscoped. */
+  viewer?: AuthUser;
 }
 
 export interface ListResult {
@@ -35,10 +42,19 @@ export const OPEN_STATUSES = ['available', 'partial', 'unpaid'];
  * a case-insensitive substring match over number, title, customer name and e-mail, served by a trigram
  * index on exactly that expression; list and count share one WHERE clause.
  */
-export async function listDocuments(db: Database, options: OptionsStore, kind: DocumentKind, q: ListQuery): Promise<ListResult> {
+export async function listDocuments(
+  db: Database,
+  options: OptionsStore,
+  kind: DocumentKind,
+  q: ListQuery,
+  hooks?: HookRegistry,
+): Promise<ListResult> {
   let where = qb.selectFrom('billing_documents').where('kind', '=', kind).where('trashed_at', 'is', null);
+  const scope = hooks ? await listScope(hooks, kind, q.viewer) : {};
+  if (scope.created_by !== undefined) where = where.where('created_by', '=', scope.created_by);
   if (q.status?.length) where = where.where('status', 'in', q.status);
   if (q.client_id !== undefined) where = where.where('client_id', '=', q.client_id);
+  if (q.recurring_id !== undefined) where = where.where('recurring_id', '=', q.recurring_id);
   if (q.after) where = where.where('issue_date', '>', sql`${q.after}::date`);
   if (q.before) where = where.where('issue_date', '<', sql`${q.before}::date`);
   if (q.overdue !== undefined) {

@@ -51,7 +51,7 @@ export class QuoteService extends DocumentService {
   }
 
   list(query: ListQuery): Promise<ListResult> {
-    return listDocuments(this.db, this.options, 'quote', query);
+    return listDocuments(this.db, this.options, 'quote', query, this.hooks);
   }
 
   /** Saves the builder's state while the quote is open (draft or available, expired or not). */

@@ -99,7 +99,12 @@ function common(doc: BillingDocument, ctx: RepresentationContext, route: string)
 /** `billing_model_to_array` then `billing_rest_invoice` (contract §2). */
 export async function invoiceRepresentation(doc: BillingDocument, ctx: RepresentationContext): Promise<Record<string, unknown>> {
   const today = siteDate(new Date(), ctx.timezone);
-  const data = { ...common(doc, ctx, 'invoices'), due_date: doc.dueDate, overdue: isOverdue(doc, today) };
+  const data = {
+    ...common(doc, ctx, 'invoices'),
+    due_date: doc.dueDate,
+    overdue: isOverdue(doc, today),
+    recurring_id: doc.recurringId ?? null,
+  };
   const arrayed = await ctx.hooks.applyFilters('billing_model_to_array', data, doc);
   return ctx.hooks.applyFilters('billing_rest_invoice', arrayed, doc, ctx.request);
 }

@@ -15,6 +15,7 @@ import type { Tx } from '../db/database.ts';
 import type { ErrorCode } from '../errors.ts';
 import type { HookModels } from './hook-models.ts';
 import type { Html } from '../http/html.ts';
+import type { ListScope } from '../documents/list-scope.ts';
 
 type Invoice = HookModels['invoice'];
 type Quote = HookModels['quote'];
@@ -97,6 +98,8 @@ export interface CoreFilterMap {
   billing_rest_client: [data: Json, client: Client, request: unknown];
   billing_model_to_array: [data: Json, model: unknown];
   billing_user_has_cap: [allcaps: Record<string, boolean>, caps: string[], args: [string, number, ...number[]], user: User];
+  /** What `user`'s list, search and count of `kind` (`invoice`, `quote`, `client`) is narrowed to: per-object rules for lists. */
+  billing_list_scope: [scope: ListScope, kind: string, user: User];
   billing_pdf_document: [definition: Json, document: unknown];
   billing_email: [
     message: { to: string; subject: string; html: string; text: string; attachments: unknown[] },
@@ -183,6 +186,7 @@ export const CORE_HOOKS = Object.freeze({
   billing_rest_client: fail('data', 'client', 'request'),
   billing_model_to_array: fail('data', 'model'),
   billing_user_has_cap: fail('allcaps', 'caps', 'args', 'user'),
+  billing_list_scope: fail('scope', 'kind', 'user'),
   billing_pdf_document: fail('definition', 'document'),
   billing_email: fail('message', 'template', 'document'),
   billing_tax_treatment: fail('treatment', 'document'),

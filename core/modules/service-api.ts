@@ -8,6 +8,7 @@ import type { MailService } from '../mail/mail-service.ts';
 import type { ReportService } from '../reports/report-service.ts';
 import type { CreditNoteService } from '../payments/credit-note-service.ts';
 import type { PaymentService } from '../payments/payment-service.ts';
+import type { RoleRegistry } from '../identity/role-registry.ts';
 import type { RestRepresentations } from '../http/rest/representations.ts';
 
 /**
@@ -31,7 +32,11 @@ export interface ServiceApi {
   pdfs: DocumentPdfs;
   /** Documents and payments exactly as the REST API represents them. */
   representations: RestRepresentations;
+  /** The roles and capabilities declared now (the core's and the loaded plugins'), read-only. */
+  roles: RoleReader;
 }
+
+export type RoleReader = Pick<RoleRegistry, 'list' | 'has' | 'allCapabilities' | 'capabilitiesOf'>;
 
 /** A document's PDF as its routes serve it, for code that builds on it (Factur-X). */
 export interface DocumentPdfs {

@@ -77,6 +77,7 @@ describe('POST /invoices', () => {
       issue_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       due_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       overdue: false,
+      recurring_id: null,
       customer: { name: 'Jane Roe', email: 'jane@roe.test', country: '', vat: '' },
       client_id: null,
       currency: 'USD',

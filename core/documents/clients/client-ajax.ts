@@ -18,7 +18,7 @@ export function clientAjaxActions(d: { clients: ClientService }): AjaxAction[] {
       // the legacy table lists it under the same name with edit_posts
       legacyCapability: 'edit_posts',
       fields: { term: 'text searched in the name, e-mail and company (case-insensitive); empty lists the first clients by name' },
-      handler: async (req) => d.clients.search(searchTerm(req.params), CLIENT_SEARCH_LIMIT),
+      handler: async (req) => d.clients.search(searchTerm(req.params), CLIENT_SEARCH_LIMIT, req.user ?? undefined),
     },
   ];
 }

@@ -64,6 +64,7 @@ export function clientRoutes(d: ClientRouteDeps): RestRoute[] {
           page: req.params.page,
           per_page: req.params.per_page,
           search: req.params.search || undefined,
+          viewer: req.user,
         });
         const o = await d.options.getMany(['currency', 'timezone']);
         const ctx = { currency: o.currency, timezone: o.timezone, hooks: d.hooks, request: req };

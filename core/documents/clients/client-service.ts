@@ -1,6 +1,9 @@
 import { timestamp, type Database } from '../../db/database.ts';
 import { BillingError } from '../../errors.ts';
 import { containsPattern } from '../../db/like.ts';
+import type { HookRegistry } from '../../hooks/registry.ts';
+import type { AuthUser } from '../../http/auth.ts';
+import { listScope, type ListScope } from '../list-scope.ts';
 
 /** Money a client owes and paid, in one currency, as exact decimal text (`numeric` sums from SQL). */
 export type ClientTotals = { invoiced: string; paid: string; due: string };
@@ -36,6 +39,8 @@ export interface ClientQuery {
   per_page: number;
   /** Case-insensitive substring of the name (display name), e-mail or company. */
   search?: string;
+  /** The user the list is for: narrowed to their scope (`billing_list_scope`, kind `client`). */
+  viewer?: AuthUser;
 }
 
 export const CLIENT_ROLE = 'billing_client';
@@ -58,14 +63,20 @@ interface ClientRow extends ClientSummary {
  */
 export class ClientService {
   private readonly db: Database;
+  private readonly hooks: HookRegistry | undefined;
 
-  constructor(deps: { db: Database }) {
+  constructor(deps: { db: Database; hooks?: HookRegistry }) {
     this.db = deps.db;
+    this.hooks = deps.hooks;
+  }
+
+  private async scope(viewer: AuthUser | undefined): Promise<ListScope> {
+    return this.hooks ? listScope(this.hooks, 'client', viewer) : {};
   }
 
   /** One page of clients, ordered by name, with their counts and totals; and how many match in all. */
   async list(q: ClientQuery): Promise<{ items: Client[]; total: number }> {
-    const { where, params } = matching(q.search);
+    const { where, params } = matching(q.search, await this.scope(q.viewer));
     const count = await this.db.query<{ n: number }>(`select count(*)::int as n from billing_users where ${where}`, params);
     const total = count[0]!.n;
     if (total === 0 || (q.page - 1) * q.per_page >= total) return { items: [], total };
@@ -89,8 +100,8 @@ export class ClientService {
   }
 
   /** Autocomplete: at most `limit` clients matching `term` (all of them, by name, for an empty term). */
-  async search(term: string, limit = 20): Promise<ClientSummary[]> {
-    const { where, params } = matching(term);
+  async search(term: string, limit = 20, viewer?: AuthUser): Promise<ClientSummary[]> {
+    const { where, params } = matching(term, await this.scope(viewer));
     return this.db.query<ClientSummary>(
       `select ${SUMMARY_COLUMNS} from billing_users where ${where} order by lower(display_name), id limit $${params.length + 1}`,
       [...params, Math.max(1, Math.min(Math.trunc(limit) || 1, 100))],
@@ -151,12 +162,18 @@ export class ClientService {
  * One expression over the three, as the document search does, so that a trigram index on exactly it
  * can serve the match when client lists grow large.
  */
-function matching(search: string | undefined): { where: string; params: unknown[] } {
+function matching(search: string | undefined, scope: ListScope = {}): { where: string; params: unknown[] } {
   const params: unknown[] = [CLIENT_ROLE];
   let where = 'role = $1';
   if (search) {
     params.push(containsPattern(search));
-    where += ` and lower(display_name || ' ' || email || ' ' || company) like $2`;
+    where += ` and lower(display_name || ' ' || email || ' ' || company) like $${params.length}`;
+  }
+  if (scope.created_by !== undefined) {
+    // who created a client is what the audit log recorded when the user was made
+    params.push(String(scope.created_by));
+    where += ` and exists (select 1 from billing_audit_log l where l.object_type = 'user' and l.object_id = billing_users.id::text
+                 and l.action = 'user.create' and l.actor_id::text = $${params.length})`;
   }
   return { where, params };
 }

@@ -1,0 +1,149 @@
+// Recurring invoices (contract §9.2): profiles over REST and the hourly job that generates one invoice
+// per (profile, period), catching up after downtime; auto_send mails through the outbox.
+import { COLLECTION_ARGS, collectionResponse, definePlugin, RestResponse, type PluginContext } from '../../core/plugin-api.ts';
+import { generateDue, recordError, SEND_TOPIC } from './generate.ts';
+import { PROFILE_ARGS, ProfileStore } from './profiles.ts';
+
+const stores = new WeakMap<PluginContext, ProfileStore>();
+const store = (ctx: PluginContext) => {
+  let s = stores.get(ctx);
+  if (!s) stores.set(ctx, (s = new ProfileStore(ctx)));
+  return s;
+};
+
+const ONE = '/recurring/(?P<id>[\\d]+)';
+const ID_ARGS = { id: { type: 'integer', minimum: 1, required: true, description: 'The profile id.' } };
+const VIEW = 'bill_view_invoices';
+const CHANGE = 'bill_create_invoice';
+
+export default definePlugin({
+  name: 'recurring',
+  version: '1.0.0',
+  compatibility: '^0.1.0',
+  title: 'Recurring invoices',
+  description: 'Invoices generated on a schedule from a template, once per period, caught up after downtime.',
+  migrations: [
+    {
+      name: '0001_profiles',
+      up: `
+        create table billing_recurring_profiles (
+          id bigserial primary key,
+          status text not null check (status in ('active', 'paused', 'finished')),
+          template jsonb not null,
+          frequency text not null,
+          start_date date not null,
+          end_rule jsonb not null,
+          -- the index of the next period to generate (periods are counted from start_date)
+          next_period int not null default 0,
+          next_date date,
+          generated_count int not null default 0,
+          last_invoice_id bigint,
+          auto_send boolean not null default false,
+          last_error jsonb,
+          created_by int,
+          created_at timestamptz not null default now(),
+          updated_at timestamptz not null default now()
+        );
+        create index billing_recurring_profiles_due on billing_recurring_profiles (next_date) where status = 'active';
+        -- one invoice per (profile, period): the key refuses a second one, whatever runs at once
+        create table billing_recurring_periods (
+          profile_id bigint not null,
+          period_date date not null,
+          period int not null,
+          invoice_id bigint not null unique references billing_documents (id),
+          created_at timestamptz not null default now(),
+          primary key (profile_id, period_date)
+        );
+      `,
+    },
+  ],
+  rest: [
+    {
+      path: '/recurring',
+      methods: 'GET',
+      capability: VIEW,
+      args: { ...COLLECTION_ARGS },
+      description: 'Recurring profiles, newest first.',
+      handler: async (req, ctx) => {
+        const { items, total } = await store(ctx).list(req.params.page, req.params.per_page);
+        return collectionResponse(req, items, total);
+      },
+    },
+    {
+      path: '/recurring',
+      methods: 'POST',
+      capability: CHANGE,
+      args: PROFILE_ARGS,
+      description: 'Create a recurring profile.',
+      handler: async (req, ctx) => new RestResponse(await store(ctx).create(req.params, req.actor), 201),
+    },
+    {
+      path: ONE,
+      methods: 'GET',
+      capability: VIEW,
+      args: ID_ARGS,
+      description: 'One recurring profile.',
+      handler: async (req, ctx) => store(ctx).get(req.params.id),
+    },
+    {
+      path: ONE,
+      methods: 'PUT',
+      capability: CHANGE,
+      args: { ...ID_ARGS, ...PROFILE_ARGS },
+      description: 'Change a recurring profile (frequency and start date only before its first invoice).',
+      handler: async (req, ctx) => {
+        const { id, ...fields } = req.params;
+        const input = Object.fromEntries(Object.entries(fields).filter(([k]) => k in PROFILE_ARGS));
+        return store(ctx).update(id, input, req.actor);
+      },
+    },
+    {
+      path: ONE,
+      methods: 'DELETE',
+      capability: CHANGE,
+      args: ID_ARGS,
+      description: 'Delete a recurring profile; its invoices stay.',
+      handler: async (req, ctx) => ({ deleted: true, previous: await store(ctx).delete(req.params.id, req.actor) }),
+    },
+    {
+      path: `${ONE}/pause`,
+      methods: 'POST',
+      capability: CHANGE,
+      args: ID_ARGS,
+      description: 'Pause: no invoice is generated until resumed.',
+      handler: async (req, ctx) => store(ctx).pause(req.params.id, req.actor),
+    },
+    {
+      path: `${ONE}/resume`,
+      methods: 'POST',
+      capability: CHANGE,
+      args: ID_ARGS,
+      description: 'Resume from the first period on or after today (the periods of the pause are skipped).',
+      handler: async (req, ctx) => store(ctx).resume(req.params.id, req.actor),
+    },
+  ],
+  jobs: [
+    {
+      hook: 'billing_generate_recurring_invoices',
+      schedule: '5 * * * *',
+      description: 'Generates the invoices of every active recurring profile whose period has come.',
+      run: async (_run, ctx) => generateDue(ctx),
+    },
+  ],
+  queues: [
+    {
+      topic: SEND_TOPIC,
+      description: 'E-mails a generated invoice to its customer (auto_send), which issues it.',
+      handle: async (item, ctx) => {
+        const invoice = await ctx.api.invoices.get(item.payload.invoice_id);
+        if (invoice.sentAt) return; // a retry after the mail left
+        try {
+          await ctx.api.mail.sendInvoice(invoice.id, ctx.actor);
+        } catch (err) {
+          await recordError(ctx, item.payload.profile_id, err);
+          throw err;
+        }
+      },
+    },
+  ],
+});

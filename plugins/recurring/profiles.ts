@@ -1,0 +1,258 @@
+import {
+  BillingError,
+  DOCUMENT_ARGS,
+  audit,
+  checkArgs,
+  siteDate,
+  type Actor,
+  type ArgSchema,
+  type PluginContext,
+  type Tx,
+} from '../../core/plugin-api.ts';
+import { FREQUENCIES, firstPeriodFrom, nextDate, type End, type Frequency, type Schedule } from './schedule.ts';
+
+export type ProfileStatus = 'active' | 'paused' | 'finished';
+
+/** A profile as REST shows it (contract §9.2), plus the last generation error. */
+export interface Profile {
+  id: number;
+  status: ProfileStatus;
+  template: Record<string, unknown>;
+  frequency: Frequency;
+  start_date: string;
+  end: End;
+  next_date: string | null;
+  generated_count: number;
+  last_invoice_id: number | null;
+  auto_send: boolean;
+  last_error: { message: string; code: string; at: string } | null;
+  created: string;
+}
+
+export interface ProfileRow {
+  id: string;
+  status: ProfileStatus;
+  template: Record<string, unknown>;
+  frequency: Frequency;
+  start_date: string;
+  end_rule: End;
+  next_period: number;
+  next_date: string | null;
+  generated_count: number;
+  last_invoice_id: string | null;
+  auto_send: boolean;
+  last_error: { message: string; code: string; at: string } | null;
+  created_by: number | null;
+  created_at: Date;
+}
+
+export const PROFILE_COLUMNS = `id, status, template, frequency, start_date::text, end_rule, next_period, next_date::text,
+  generated_count, last_invoice_id, auto_send, last_error, created_by, created_at`;
+
+export const schedule = (r: Pick<ProfileRow, 'start_date' | 'frequency' | 'end_rule'>): Schedule => ({
+  start_date: r.start_date,
+  frequency: r.frequency,
+  end: r.end_rule,
+});
+
+export function represent(r: ProfileRow): Profile {
+  return {
+    id: Number(r.id),
+    status: r.status,
+    template: r.template,
+    frequency: r.frequency,
+    start_date: r.start_date,
+    end: r.end_rule,
+    next_date: r.status === 'finished' ? null : r.next_date,
+    generated_count: r.generated_count,
+    last_invoice_id: r.last_invoice_id === null ? null : Number(r.last_invoice_id),
+    auto_send: r.auto_send,
+    last_error: r.last_error,
+    created: new Date(r.created_at).toISOString().slice(0, 19).replace('T', ' '),
+  };
+}
+
+const DATE = { type: 'string', format: 'date-ymd' } as const;
+export const END_SCHEMA = {
+  oneOf: [
+    { type: 'object', required: ['type'], additionalProperties: false, properties: { type: { const: 'never' } } },
+    {
+      type: 'object',
+      required: ['type', 'count'],
+      additionalProperties: false,
+      properties: { type: { const: 'count' }, count: { type: 'integer', minimum: 1, maximum: 100000 } },
+    },
+    { type: 'object', required: ['type', 'date'], additionalProperties: false, properties: { type: { const: 'date' }, date: DATE } },
+  ],
+};
+
+export const PROFILE_ARGS: Record<string, ArgSchema> = {
+  template: { type: 'object', description: 'A POST /invoices body; issue and due dates are set per period, the number is the next one.' },
+  frequency: { type: 'string', enum: [...FREQUENCIES] },
+  start_date: { ...DATE, description: 'Y-m-d: the date of the first invoice (site timezone).' },
+  end: { ...END_SCHEMA, description: '{"type":"never"}, {"type":"count","count":N} or {"type":"date","date":"Y-m-d"}' },
+  auto_send: { type: 'boolean', description: 'E-mail each generated invoice to its customer, which issues it.' },
+};
+
+/** A template is a `POST /invoices` body, checked by that route's own schema; dates and numbers are the job's. */
+export function checkTemplate(template: unknown): Record<string, unknown> {
+  const t = { ...(template as Record<string, unknown>) };
+  if ('number' in t) throw invalid('template', 'template.number: each generated invoice takes the next number.');
+  delete t.issue_date;
+  delete t.due_date;
+  try {
+    checkArgs(DOCUMENT_ARGS, t);
+  } catch (err) {
+    if (err instanceof BillingError) throw invalid('template', `template: ${err.message} ${JSON.stringify(err.data.params ?? '')}`);
+    throw err;
+  }
+  return t;
+}
+
+function invalid(param: string, message: string): BillingError {
+  return new BillingError('rest_invalid_param', `Invalid parameter(s): ${param}`, { params: { [param]: message } });
+}
+
+export function notFound(): BillingError {
+  return new BillingError('billing_rest_not_found', 'No recurring profile has this id.');
+}
+
+/** Recurring profiles: the CRUD of REST, each change audited in its transaction. */
+export class ProfileStore {
+  private readonly ctx: PluginContext;
+
+  constructor(ctx: PluginContext) {
+    this.ctx = ctx;
+  }
+
+  private async today(tx?: Tx): Promise<string> {
+    return siteDate(new Date(), await this.ctx.options.get('timezone', tx));
+  }
+
+  async list(page: number, perPage: number): Promise<{ items: Profile[]; total: number }> {
+    const [{ n }] = (await this.ctx.db.query<{ n: number }>('select count(*)::int as n from billing_recurring_profiles')) as [
+      { n: number },
+    ];
+    const rows = await this.ctx.db.query<ProfileRow>(
+      `select ${PROFILE_COLUMNS} from billing_recurring_profiles order by id desc limit $1 offset $2`,
+      [perPage, (page - 1) * perPage],
+    );
+    return { items: rows.map(represent), total: n };
+  }
+
+  async row(id: number, tx?: Tx, lock = false): Promise<ProfileRow> {
+    const rows = await (tx ?? this.ctx.db).query<ProfileRow>(
+      `select ${PROFILE_COLUMNS} from billing_recurring_profiles where id = $1${lock ? ' for update' : ''}`,
+      [id],
+    );
+    if (!rows[0]) throw notFound();
+    return rows[0];
+  }
+
+  async get(id: number): Promise<Profile> {
+    return represent(await this.row(id));
+  }
+
+  async create(input: Record<string, any>, actor: Actor): Promise<Profile> {
+    const missing = ['template', 'frequency', 'start_date'].filter((k) => input[k] === undefined);
+    if (missing.length) {
+      throw new BillingError('rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, { params: missing });
+    }
+    const template = checkTemplate(input.template);
+    const end: End = input.end ?? { type: 'never' };
+    const s: Schedule = { start_date: input.start_date, frequency: input.frequency, end };
+    const next = nextDate(s, 0, 0);
+    return this.ctx.db.transaction(async (tx) => {
+      const rows = await tx.query<ProfileRow>(
+        `insert into billing_recurring_profiles (status, template, frequency, start_date, end_rule, next_period, next_date, auto_send, created_by)
+         values ($1, $2, $3, $4, $5, 0, $6, $7, $8) returning ${PROFILE_COLUMNS}`,
+        [
+          next ? 'active' : 'finished',
+          JSON.stringify(template),
+          s.frequency,
+          s.start_date,
+          JSON.stringify(end),
+          next,
+          Boolean(input.auto_send),
+          actor.id,
+        ],
+      );
+      const p = represent(rows[0]!);
+      await audit(tx, actor, { action: 'recurring.create', objectType: 'recurring', objectId: p.id, details: { frequency: p.frequency } });
+      return p;
+    });
+  }
+
+  /**
+   * Changes a profile. The template, end and auto_send may always change; the start date and frequency
+   * only before the first invoice, since every period is counted from them.
+   */
+  async update(id: number, input: Record<string, any>, actor: Actor): Promise<Profile> {
+    return this.ctx.db.transaction(async (tx) => {
+      const r = await this.row(id, tx, true);
+      const scheduleChange = ['frequency', 'start_date'].filter((k) => input[k] !== undefined && input[k] !== (r as any)[k]);
+      if (scheduleChange.length && r.generated_count > 0) {
+        throw new BillingError('billing_rest_invalid_state', 'The frequency and start date are fixed once an invoice was generated.');
+      }
+      const template = input.template !== undefined ? checkTemplate(input.template) : r.template;
+      const s: Schedule = {
+        start_date: input.start_date ?? r.start_date,
+        frequency: input.frequency ?? r.frequency,
+        end: input.end ?? r.end_rule,
+      };
+      const next = nextDate(s, r.next_period, r.generated_count);
+      const status: ProfileStatus = next === null ? 'finished' : r.status === 'finished' ? 'active' : r.status;
+      const rows = await tx.query<ProfileRow>(
+        `update billing_recurring_profiles
+            set template = $2, frequency = $3, start_date = $4, end_rule = $5, auto_send = $6, next_date = $7, status = $8,
+                updated_at = now()
+          where id = $1 returning ${PROFILE_COLUMNS}`,
+        [id, JSON.stringify(template), s.frequency, s.start_date, JSON.stringify(s.end), input.auto_send ?? r.auto_send, next, status],
+      );
+      await audit(tx, actor, {
+        action: 'recurring.update',
+        objectType: 'recurring',
+        objectId: id,
+        details: { fields: Object.keys(input) },
+      });
+      return represent(rows[0]!);
+    });
+  }
+
+  /** Deletes the profile; its invoices stay, and keep their `recurring_id`. */
+  async delete(id: number, actor: Actor): Promise<Profile> {
+    return this.ctx.db.transaction(async (tx) => {
+      const r = await this.row(id, tx, true);
+      await tx.query('delete from billing_recurring_profiles where id = $1', [id]);
+      await audit(tx, actor, { action: 'recurring.delete', objectType: 'recurring', objectId: id });
+      return represent(r);
+    });
+  }
+
+  async pause(id: number, actor: Actor): Promise<Profile> {
+    return this.setStatus(id, actor, 'paused');
+  }
+
+  /** Resumes from the first period on or after today: the periods of the pause are not generated. */
+  async resume(id: number, actor: Actor): Promise<Profile> {
+    return this.setStatus(id, actor, 'active');
+  }
+
+  private async setStatus(id: number, actor: Actor, to: 'active' | 'paused'): Promise<Profile> {
+    return this.ctx.db.transaction(async (tx) => {
+      const r = await this.row(id, tx, true);
+      if (r.status === 'finished') throw new BillingError('billing_rest_invalid_state', 'The profile is finished.');
+      if (r.status === to) return represent(r);
+      let n = r.next_period;
+      if (to === 'active') n = firstPeriodFrom(schedule(r), n, await this.today(tx));
+      const next = nextDate(schedule(r), n, r.generated_count);
+      const rows = await tx.query<ProfileRow>(
+        `update billing_recurring_profiles set status = $2, next_period = $3, next_date = $4, updated_at = now()
+          where id = $1 returning ${PROFILE_COLUMNS}`,
+        [id, next === null ? 'finished' : to, n, next],
+      );
+      await audit(tx, actor, { action: to === 'active' ? 'recurring.resume' : 'recurring.pause', objectType: 'recurring', objectId: id });
+      return represent(rows[0]!);
+    });
+  }
+}

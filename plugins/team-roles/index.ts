@@ -1,0 +1,139 @@
+// Team roles (contract §9.1): three staff roles, per-role editing of billing capabilities, and the
+// sales own-scope. Everything is decided in the two filters the core asks on every surface:
+// `billing_user_has_cap` (one capability, optionally for one document) and `billing_list_scope`
+// (which documents a list, search or count may contain), so REST, AJAX, the PDF and screens agree.
+import { CLI, definePlugin, filter, type PluginContext } from '../../core/plugin-api.ts';
+import { ADMINISTRATOR, MANAGE_TEAM, SALES, TEAM_ROLES, applyEdits } from './roles.ts';
+import { RoleStore, type RoleView } from './role-store.ts';
+
+declare module '../../core/options/option-map.ts' {
+  interface OptionMap {
+    team_sales_scope: 'all' | 'own';
+  }
+}
+
+const stores = new WeakMap<PluginContext, RoleStore>();
+const store = (ctx: PluginContext) => {
+  let s = stores.get(ctx);
+  if (!s) stores.set(ctx, (s = new RoleStore(ctx)));
+  return s;
+};
+
+const ROLE_ARGS = { role: { type: 'string', required: true, description: 'The role name, e.g. billing_sales.' } };
+
+/** Whether `user` is held to their own documents now. */
+async function ownScope(ctx: PluginContext, roles: readonly string[]): Promise<boolean> {
+  if (!roles.includes(SALES) || roles.includes(ADMINISTRATOR)) return false;
+  return (await ctx.options.get('team_sales_scope')) === 'own';
+}
+
+const text = (v: RoleView) => `${v.role}\t${v.name}\t${v.capabilities.join(',')}`;
+
+export default definePlugin({
+  name: 'team-roles',
+  version: '1.0.0',
+  compatibility: '^0.1.0',
+  title: 'Team roles',
+  description: 'Billing manager, accountant and sales roles; per-role capabilities; sales see only their own documents.',
+  settings: {
+    team_sales_scope: {
+      type: 'string',
+      enum: ['all', 'own'],
+      default: 'all',
+      description: 'What a billing_sales user sees and changes: every document, or only those they created.',
+    },
+  },
+  capabilities: [MANAGE_TEAM],
+  roles: TEAM_ROLES,
+  migrations: [
+    {
+      name: '0001_role_caps',
+      up: `
+        -- an edit of a role's billing capabilities: added (granted) or taken away from its declaration
+        create table billing_team_role_caps (
+          role text not null,
+          capability text not null,
+          granted boolean not null,
+          primary key (role, capability)
+        );
+      `,
+    },
+  ],
+  listeners: [
+    filter('billing_user_has_cap', (ctx: PluginContext) => async (allcaps, _caps, args, user) => {
+      // the administrator cannot lose a capability
+      if (user.roles.includes(ADMINISTRATOR)) return allcaps;
+      const [capability, userId, ...objectIds] = args;
+      const edits = await store(ctx).edits(user.roles);
+      let caps = allcaps;
+      for (const role of user.roles) caps = applyEdits(caps, edits.get(role));
+      if (caps[capability] && objectIds.length && (await ownScope(ctx, user.roles))) {
+        const rows = await ctx.db.query<{ n: number }>(
+          'select count(*)::int as n from billing_documents where id = any($1::bigint[]) and created_by is distinct from $2',
+          [objectIds, userId],
+        );
+        if (rows[0]!.n > 0) caps = { ...caps, [capability]: false };
+      }
+      return caps;
+    }),
+    filter(
+      'billing_list_scope',
+      (ctx: PluginContext) => async (scope, _kind, user) => ((await ownScope(ctx, user.roles)) ? { ...scope, created_by: user.id } : scope),
+    ),
+  ],
+  rest: [
+    {
+      path: '/roles',
+      methods: 'GET',
+      capability: MANAGE_TEAM,
+      description: 'Every role with its capabilities (after edits).',
+      handler: async (_req, ctx) => store(ctx).list(),
+    },
+    {
+      path: '/roles/(?P<role>[a-z0-9_]+)',
+      methods: 'GET',
+      capability: MANAGE_TEAM,
+      args: ROLE_ARGS,
+      description: 'One role with its capabilities.',
+      handler: async (req, ctx) => store(ctx).get(req.params.role),
+    },
+    {
+      path: '/roles/(?P<role>[a-z0-9_]+)',
+      methods: 'PUT',
+      capability: MANAGE_TEAM,
+      args: {
+        ...ROLE_ARGS,
+        capabilities: {
+          type: 'array',
+          items: { type: 'string' },
+          required: true,
+          description: 'Every billing capability the role is to hold (others it holds are taken away).',
+        },
+      },
+      description: "Sets a role's billing capabilities.",
+      handler: async (req, ctx) => store(ctx).set(req.params.role, req.params.capabilities, req.actor),
+    },
+  ],
+  commands: [
+    {
+      words: ['role', 'list'],
+      usage: 'billing role list',
+      run: async (_input, ctx) => store(ctx).list(),
+      text: (rows: RoleView[]) => rows.map(text).join('\n'),
+    },
+    {
+      words: ['role', 'grant'],
+      usage: 'billing role grant <role> <capability>',
+      arity: 2,
+      run: async ({ args }, ctx) => store(ctx).grant(args[0]!, args[1]!, CLI),
+      text: text,
+    },
+    {
+      words: ['role', 'revoke'],
+      usage: 'billing role revoke <role> <capability>',
+      arity: 2,
+      run: async ({ args }, ctx) => store(ctx).revoke(args[0]!, args[1]!, CLI),
+      text: text,
+    },
+  ],
+});

@@ -1,0 +1,299 @@
+// The recurring addon (contract §9.2) on a real database, over real HTTP and SMTP, with two instances:
+// profiles over REST; the job run by both instances at once generates each (profile, period) once, with
+// gap-free numbers; after downtime every missed period gets its invoice once; the day-31 rule; count and
+// date ends; pause/resume; a failing profile records last_error and does not stop the others; auto_send
+// mails through the outbox and issues the invoice; deactivated, the job is gone and the data stays.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CLI } from '../../core/audit/audit.ts';
+import type { Kernel } from '../../core/kernel.ts';
+import { siteDate } from '../../core/time/site-time.ts';
+import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
+import { bootKernel, eventually } from '../helpers/kernel.ts';
+import { makeUser, type TestUser } from '../identity/support.ts';
+import { TestSmtp } from '../mail/test-smtp.ts';
+
+const JOB = 'billing_generate_recurring_invoices';
+let db: TestDatabase;
+let smtp: TestSmtp;
+let a: Kernel;
+let b: Kernel;
+let admin: TestUser;
+const created: Array<{ id: number; source: string }> = [];
+
+const item = { name: 'Hosting', quantity: 1, price: 25 };
+const template = (email = 'customer@example.com', extra: Record<string, unknown> = {}) => ({
+  customer_name: 'Monthly Customer',
+  customer_email: email,
+  items: [item],
+  ...extra,
+});
+
+async function rest(method: string, path: string, body?: unknown, k: Kernel = a) {
+  const res = await fetch(`${k.url}/wp-json/billing/v1${path}`, {
+    method,
+    headers: { authorization: admin.authorization, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any, total: res.headers.get('x-wp-total') };
+}
+
+const today = () => siteDate(new Date(), 'UTC');
+/** `Y-m-d` of today moved by whole months (day kept, or the 1st when asked). */
+function monthsAgo(months: number, day?: number): string {
+  const d = new Date();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() - months);
+  if (day) d.setUTCDate(day);
+  return d.toISOString().slice(0, 10);
+}
+const daysAgo = (days: number) => new Date(Date.now() - days * 86400000).toISOString().slice(0, 10);
+
+async function invoicesOf(profileId: number) {
+  const r = await rest('GET', `/invoices?recurring_id=${profileId}&per_page=100&orderby=date&order=asc`);
+  expect(r.status).toBe(200);
+  return { items: r.body as any[], total: Number(r.total) };
+}
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  smtp = await new TestSmtp().start();
+  a = await bootKernel(db.url, { config: { smtpUrl: smtp.url } });
+  b = await bootKernel(db.url, { config: { smtpUrl: smtp.url } });
+  admin = await makeUser(a, 'boss', 'administrator');
+  await a.options.set('company_email', 'office@example.com', CLI);
+  await a.plugins.activate('recurring', CLI);
+  expect(await eventually(() => a.plugins.isLoaded('recurring') && b.plugins.isLoaded('recurring'))).toBe(true);
+  for (const k of [a, b]) {
+    k.hooks.addAction('billing_invoice_created', (id, _inv, ctx) => void created.push({ id, source: ctx.source }), 10, 'test');
+  }
+}, 60000);
+
+afterAll(async () => {
+  await b?.stop();
+  await a?.stop();
+  await smtp?.close();
+  await db?.drop();
+});
+
+describe('profiles over REST', () => {
+  it('creates, reads, lists, changes and deletes; bad input is a 400 that changes nothing', async () => {
+    expect((await rest('POST', '/recurring', { frequency: 'monthly' })).body.code).toBe('rest_missing_callback_param');
+    expect((await rest('POST', '/recurring', { template: { items: [] }, frequency: 'monthly', start_date: today() })).body.code).toBe(
+      'rest_invalid_param',
+    );
+    const numbered = await rest('POST', '/recurring', {
+      template: template('x@example.com', { number: 'X-1' }),
+      frequency: 'monthly',
+      start_date: today(),
+    });
+    expect(numbered.body.code).toBe('rest_invalid_param');
+    expect((await rest('POST', '/recurring', { template: template(), frequency: 'hourly', start_date: today() })).status).toBe(400);
+    expect(
+      (await rest('POST', '/recurring', { template: template(), frequency: 'monthly', start_date: today(), end: { type: 'count' } }))
+        .status,
+    ).toBe(400);
+    expect((await rest('GET', '/recurring')).total).toBe('0');
+
+    const future = '2999-01-31';
+    const p = await rest('POST', '/recurring', { template: template(), frequency: 'monthly', start_date: future });
+    expect(p.status).toBe(201);
+    expect(p.body).toMatchObject({
+      status: 'active',
+      frequency: 'monthly',
+      start_date: future,
+      end: { type: 'never' },
+      next_date: future,
+      generated_count: 0,
+      last_invoice_id: null,
+      auto_send: false,
+    });
+    expect((await rest('GET', `/recurring/${p.body.id}`)).body.id).toBe(p.body.id);
+    expect((await rest('GET', '/recurring')).total).toBe('1');
+    const put = await rest('PUT', `/recurring/${p.body.id}`, { end: { type: 'count', count: 2 }, frequency: 'quarterly' });
+    expect(put.body).toMatchObject({ end: { type: 'count', count: 2 }, frequency: 'quarterly' });
+    expect((await rest('DELETE', `/recurring/${p.body.id}`)).body.deleted).toBe(true);
+    expect((await rest('GET', `/recurring/${p.body.id}`)).body.code).toBe('billing_rest_not_found');
+    const audit = await a.db.query<{ action: string }>(`select action from billing_audit_log where object_type = 'recurring' order by id`);
+    expect(audit.map((r) => r.action)).toEqual(['recurring.create', 'recurring.update', 'recurring.delete']);
+  });
+});
+
+describe('the generation job', () => {
+  it('catches up after the server was off: each missed month once, dated by its period, then waits', async () => {
+    const start = monthsAgo(3, 1);
+    const p = (await rest('POST', '/recurring', { template: template(), frequency: 'monthly', start_date: start })).body;
+    // the server is off: both instances stop, and a new one starts later
+    await b.stop();
+    b = await bootKernel(db.url, { config: { smtpUrl: smtp.url } });
+    expect(await eventually(() => b.plugins.isLoaded('recurring'))).toBe(true);
+    b.hooks.addAction('billing_invoice_created', (id, _inv, ctx) => void created.push({ id, source: ctx.source }), 10, 'test');
+    const outcome = await b.jobs.runNow(JOB);
+    expect(outcome).toMatchObject({ status: 'succeeded' });
+    const { items, total } = await invoicesOf(p.id);
+    expect(total).toBe(4);
+    expect(items.map((i) => i.issue_date)).toEqual([monthsAgo(3, 1), monthsAgo(2, 1), monthsAgo(1, 1), monthsAgo(0, 1)]);
+    for (const i of items) {
+      expect(i.recurring_id).toBe(p.id);
+      expect(i.status).toBe('available');
+      const due = new Date(`${i.issue_date}T00:00:00Z`);
+      due.setUTCDate(due.getUTCDate() + 30);
+      expect(i.due_date).toBe(due.toISOString().slice(0, 10));
+    }
+    const ids = items.map((i) => i.id);
+    expect(created.filter((c) => ids.includes(c.id)).map((c) => c.source)).toEqual(['recurring', 'recurring', 'recurring', 'recurring']);
+    const after = (await rest('GET', `/recurring/${p.id}`)).body;
+    expect(after).toMatchObject({
+      status: 'active',
+      generated_count: 4,
+      last_invoice_id: ids[3],
+      next_date: monthsAgo(-1, 1),
+      last_error: null,
+    });
+    // a repeat run, on either instance, adds nothing
+    await a.jobs.runNow(JOB);
+    await b.jobs.runNow(JOB);
+    expect((await invoicesOf(p.id)).total).toBe(4);
+  });
+
+  it('monthly on the 31st: the last day of shorter months, back to the 31st after them; a count end finishes it', async () => {
+    const p = (
+      await rest('POST', '/recurring', {
+        template: template(),
+        frequency: 'monthly',
+        start_date: '2025-12-31',
+        end: { type: 'count', count: 4 },
+      })
+    ).body;
+    await a.jobs.runNow(JOB);
+    const { items } = await invoicesOf(p.id);
+    expect(items.map((i) => i.issue_date)).toEqual(['2025-12-31', '2026-01-31', '2026-02-28', '2026-03-31']);
+    expect((await rest('GET', `/recurring/${p.id}`)).body).toMatchObject({ status: 'finished', next_date: null, generated_count: 4 });
+  });
+
+  it('a date end: no period after it, then finished', async () => {
+    const p = (
+      await rest('POST', '/recurring', {
+        template: template(),
+        frequency: 'weekly',
+        start_date: '2025-01-15',
+        end: { type: 'date', date: '2025-02-15' },
+      })
+    ).body;
+    await b.jobs.runNow(JOB);
+    const { items } = await invoicesOf(p.id);
+    expect(items.map((i) => i.issue_date)).toEqual(['2025-01-15', '2025-01-22', '2025-01-29', '2025-02-05', '2025-02-12']);
+    expect((await rest('GET', `/recurring/${p.id}`)).body.status).toBe('finished');
+  });
+
+  it('two instances running the job at once: every (profile, period) once, numbers without a gap', async () => {
+    const profiles: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      profiles.push(
+        (await rest('POST', '/recurring', { template: template(`c${i}@example.com`), frequency: 'weekly', start_date: daysAgo(14) })).body
+          .id,
+      );
+    }
+    const before = (await a.db.query<{ n: number }>(`select count(*)::int as n from billing_documents where kind = 'invoice'`))[0]!.n;
+    // a few milliseconds apart, so the scheduler's claim (one run per due time) lets them run side by side
+    const runs = await Promise.all([a, b, a, b].map((k, i) => new Promise((r) => setTimeout(r, i * 7)).then(() => k.jobs.runNow(JOB))));
+    const ran = runs.filter((r) => r.ran);
+    expect(ran.length).toBeGreaterThanOrEqual(2);
+    expect(ran.every((r) => r.status === 'succeeded')).toBe(true);
+    // each invoice was generated by exactly one of the overlapping runs
+    expect(ran.reduce((n, r) => n + (r.result as { generated: number }).generated, 0)).toBe(36);
+    for (const id of profiles) expect((await invoicesOf(id)).total).toBe(3);
+    const dup = await a.db.query(
+      `select recurring_id, issue_date from billing_documents where recurring_id is not null group by 1, 2 having count(*) > 1`,
+    );
+    expect(dup).toEqual([]);
+    const numbers = await a.db.query<{ number: string }>(`select number from billing_documents where kind = 'invoice' order by number`);
+    expect(numbers.length).toBe(before + 36);
+    expect(numbers.map((r) => Number(r.number.replace(/\D/g, '')))).toEqual(numbers.map((_, i) => i + 1));
+  });
+
+  it('the unique key itself refuses a second invoice for a period', async () => {
+    const [row] = await a.db.query<{ profile_id: string; period_date: string; invoice_id: string }>(
+      `select profile_id, period_date::text, invoice_id from billing_recurring_periods limit 1`,
+    );
+    const other = await a.api.invoices.create({ items: [item], customer_name: 'x' } as never, { actor: CLI, source: 'api' });
+    await expect(
+      a.db.query('insert into billing_recurring_periods (profile_id, period_date, period, invoice_id) values ($1, $2, 0, $3)', [
+        row!.profile_id,
+        row!.period_date,
+        other.id,
+      ]),
+    ).rejects.toMatchObject({ code: '23505' });
+  });
+
+  it('a failing profile records last_error and does not stop the others; fixed, it catches up', async () => {
+    const bad = (
+      await rest('POST', '/recurring', {
+        template: template('c@example.com', { client_id: 999999 }),
+        frequency: 'daily',
+        start_date: daysAgo(1),
+      })
+    ).body;
+    const good = (await rest('POST', '/recurring', { template: template(), frequency: 'daily', start_date: daysAgo(1) })).body;
+    const outcome = await a.jobs.runNow(JOB);
+    expect(outcome.result).toMatchObject({ failed: 1 });
+    expect((await invoicesOf(good.id)).total).toBe(2);
+    const failed = (await rest('GET', `/recurring/${bad.id}`)).body;
+    expect(failed).toMatchObject({ status: 'active', generated_count: 0, last_error: { code: 'billing_rest_no_client' } });
+    expect((await invoicesOf(bad.id)).total).toBe(0);
+    await rest('PUT', `/recurring/${bad.id}`, { template: template() });
+    await b.jobs.runNow(JOB);
+    expect((await invoicesOf(bad.id)).total).toBe(2);
+    expect((await rest('GET', `/recurring/${bad.id}`)).body.last_error).toBeNull();
+  });
+
+  it('pause stops generation; resume picks up from today, without the periods of the pause', async () => {
+    const p = (await rest('POST', '/recurring', { template: template(), frequency: 'daily', start_date: daysAgo(5) })).body;
+    expect((await rest('POST', `/recurring/${p.id}/pause`)).body.status).toBe('paused');
+    await a.jobs.runNow(JOB);
+    expect((await invoicesOf(p.id)).total).toBe(0);
+    const resumed = (await rest('POST', `/recurring/${p.id}/resume`)).body;
+    expect(resumed).toMatchObject({ status: 'active', next_date: today() });
+    await a.jobs.runNow(JOB);
+    const { items } = await invoicesOf(p.id);
+    expect(items.map((i) => i.issue_date)).toEqual([today()]);
+    const done = (
+      await rest('POST', '/recurring', {
+        template: template(),
+        frequency: 'daily',
+        start_date: daysAgo(1),
+        end: { type: 'count', count: 1 },
+      })
+    ).body;
+    await a.jobs.runNow(JOB);
+    expect((await rest('POST', `/recurring/${done.id}/resume`)).body.code).toBe('billing_rest_invalid_state');
+  });
+
+  it('auto_send: the generated invoice is mailed through the outbox, which issues it', async () => {
+    const p = (
+      await rest('POST', '/recurring', {
+        template: template('auto@example.com'),
+        frequency: 'monthly',
+        start_date: today(),
+        auto_send: true,
+      })
+    ).body;
+    await a.jobs.runNow(JOB);
+    expect(await eventually(() => smtp.received.some((m) => m.envelope.to.includes('auto@example.com')), 10000)).toBe(true);
+    const [invoice] = (await invoicesOf(p.id)).items;
+    expect(await eventually(async () => (await rest('GET', `/invoices/${invoice.id}`)).body.status === 'available')).toBe(true);
+    await a.jobs.runNow(JOB);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(smtp.received.filter((m) => m.envelope.to.includes('auto@example.com'))).toHaveLength(1);
+  });
+
+  it('deactivated: the job and routes are gone on every instance, the profiles and invoices stay', async () => {
+    const count = (await a.db.query<{ n: number }>(`select count(*)::int as n from billing_recurring_profiles`))[0]!.n;
+    await a.plugins.deactivate('recurring', CLI);
+    expect(await eventually(() => !a.plugins.isLoaded('recurring') && !b.plugins.isLoaded('recurring'))).toBe(true);
+    await expect(b.jobs.runNow(JOB)).rejects.toMatchObject({ code: 'billing_unknown_job' });
+    expect((await rest('GET', '/recurring')).body.code).toBe('rest_no_route');
+    expect((await a.db.query<{ n: number }>(`select count(*)::int as n from billing_recurring_profiles`))[0]!.n).toBe(count);
+    await a.plugins.activate('recurring', CLI);
+    expect(await eventually(() => a.plugins.isLoaded('recurring'))).toBe(true);
+  });
+});
