@@ -1,4 +1,4 @@
-import { invalidParam } from '../validation/invalid-param.ts';
+import { idempotencyKey } from '../http/rest/idempotency.ts';
 import { pdfResponse } from '../http/rest/pdf-response.ts';
 import { invoiceRepresentation, representationContext } from '../documents/representation.ts';
 import { COLLECTION_ARGS, collectionResponse, pageWindow } from '../http/rest/pagination.ts';
@@ -234,13 +234,4 @@ export function paymentRoutes(d: PaymentsContext): RestRoute[] {
       },
     },
   ];
-}
-
-/** The `Idempotency-Key` header of a money-moving POST (as payment APIs take it): 1–100 visible characters. */
-function idempotencyKey(header: string | string[] | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  const key = Array.isArray(header) ? header[0] : header;
-  if (!key || !/^[\x21-\x7e]{1,100}$/.test(key))
-    throw invalidParam('Idempotency-Key', 'The Idempotency-Key header must be 1 to 100 visible ASCII characters.');
-  return key;
 }

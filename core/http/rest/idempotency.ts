@@ -169,8 +169,11 @@ function restErrorAnswer(err: unknown): RestResponse {
   return new RestResponse(body, status, headers);
 }
 
-/** The header as payment APIs take it: 1–100 visible ASCII characters. */
-function idempotencyKey(header: string | string[] | undefined): string | undefined {
+/**
+ * The header as payment APIs take it: 1–100 visible ASCII characters. The refund route also hands it to
+ * the payment core, whose event keys make a retried refund count once even past this layer's 48 hours.
+ */
+export function idempotencyKey(header: string | string[] | undefined): string | undefined {
   if (header === undefined) return undefined;
   const key = Array.isArray(header) ? header[0] : header;
   if (!key || !/^[\x21-\x7e]{1,100}$/.test(key))
