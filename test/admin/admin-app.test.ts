@@ -202,11 +202,16 @@ suite('the admin app in Chromium', () => {
     await open(page, 'invoices.php');
     await page.getByLabel('Search invoices').fill('Bulk batch');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
+    // the list before the search already shows these rows: wait for the answer to replace it
+    const rowsBecome = async (n: number) => {
+      await page.waitForFunction((n) => document.querySelectorAll('tbody tr').length === n, n, { timeout: 10_000 }).catch(() => {});
+      expect(await page.locator('tbody tr').count()).toBe(n);
+    };
     await page.getByRole('link', { name: a.number }).waitFor();
-    expect(await page.locator('tbody tr').count()).toBe(3);
+    await rowsBecome(3);
     await page.getByLabel('Status').selectOption('draft');
     await page.getByRole('link', { name: c.number }).waitFor();
-    expect(await page.locator('tbody tr').count()).toBe(3);
+    await rowsBecome(3);
     await page.getByLabel('Status').selectOption('paid');
     await page.getByText('No invoices match these filters.').waitFor();
     await page.getByLabel('Status').selectOption('');
