@@ -233,8 +233,13 @@ export class Kernel {
       routers: this.routers,
       trustProxy: this.config.trustProxy,
     });
-    // Headers and request line together over 16 KiB: Node answers 431 itself.
+    // Headers and request line together over 16 KiB: Node answers 431 itself. Idle keep-alive
+    // connections stay open longer than a load balancer's idle timeout (60 s on the common ones) and far
+    // longer than a client's own: the client, not the server, should be the one to close an idle
+    // connection, or a request sent just as the server closes it fails with a reset (Node's 5 s default).
     this.server = createServer({ maxHeaderSize: 16 * 1024 }, app);
+    this.server.keepAliveTimeout = 65_000;
+    this.server.headersTimeout = 66_000;
     await new Promise<void>((resolve, reject) => {
       this.server!.once('error', reject);
       this.server!.listen(this.config.port, this.config.host, () => resolve());

@@ -180,7 +180,7 @@ describe('e-invoices of random issued invoices, over HTTP', () => {
         }
         runs++;
       }),
-      { numRuns: Number(process.env.EINVOICE_HTTP_RUNS ?? 8) },
+      { numRuns: Number(process.env.EINVOICE_HTTP_RUNS ?? 8), ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}) },
     );
     expect(runs).toBeGreaterThan(0);
     // eight invoices, each rendered in four formats and run through the official rules: minutes on a
