@@ -1,26 +1,5 @@
 // The three roles of contract §9.1 and what an edit of a role's billing capabilities is.
-
-/** Every billing capability of the core that a role may be given (§3), plus the plugin's own. */
-export const BILL_CAPS = [
-  'bill_view_invoices',
-  'bill_create_invoice',
-  'bill_edit_invoice',
-  'bill_delete_invoice',
-  'bill_send_invoice',
-  'bill_view_quotes',
-  'bill_create_quote',
-  'bill_edit_quote',
-  'bill_delete_quote',
-  'bill_send_quote',
-  'bill_view_clients',
-  'bill_edit_clients',
-  'bill_view_payments',
-  'bill_record_payment',
-  'bill_refund_payment',
-  'bill_view_reports',
-  'bill_view_audit_log',
-  'bill_manage_settings',
-] as const;
+import { BILL_CAPABILITIES } from '../../core/plugin-api.ts';
 
 export const MANAGE_TEAM = 'bill_manage_team';
 export const SALES = 'billing_sales';
@@ -30,12 +9,12 @@ export const TEAM_ROLES = [
   {
     name: 'billing_manager',
     label: 'Billing manager',
-    capabilities: ['read', ...BILL_CAPS.filter((c) => c !== 'bill_manage_settings')],
+    capabilities: ['read', ...BILL_CAPABILITIES.filter((c) => c !== 'bill_manage_settings')],
   },
   {
     name: 'billing_accountant',
     label: 'Billing accountant',
-    capabilities: ['read', ...BILL_CAPS.filter((c) => c.startsWith('bill_view_')), 'bill_record_payment', 'bill_refund_payment'],
+    capabilities: ['read', ...BILL_CAPABILITIES.filter((c) => c.startsWith('bill_view_')), 'bill_record_payment', 'bill_refund_payment'],
   },
   {
     name: SALES,
