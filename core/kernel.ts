@@ -275,7 +275,16 @@ export class Kernel {
       this.loader.unload(def.name);
       await def.stop?.(ctx);
     }
-    await this.db.close();
+    // A stop is bounded like the HTTP drain above: a pool that cannot close (seen on the embedded
+    // database when another instance sharing it stopped first, docs/decisions.md, Known limits) is left
+    // to the process's exit rather than holding the stop forever.
+    let bounded: NodeJS.Timeout | undefined;
+    const closed = await Promise.race([
+      this.db.close().then(() => true),
+      new Promise<false>((resolve) => (bounded = setTimeout(() => resolve(false), SHUTDOWN_GRACE_MS))),
+    ]);
+    clearTimeout(bounded);
+    if (!closed) this.log.error('the database pool did not close within the grace period; stopping without it');
     await this.embedded?.close();
   }
 
