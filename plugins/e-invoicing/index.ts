@@ -8,6 +8,7 @@ import {
   type IssueRefusal,
   type ArgSchema,
   type PluginContext,
+  type RestRequest,
   type Tx,
 } from '../../core/plugin-api.ts';
 // Structured e-invoices (contract §11): Peppol BIS Billing 3.0 UBL, XRechnung UBL, CII D16B and Factur-X
@@ -90,6 +91,26 @@ function xmlResponse(xml: string, filename: string): RestResponse {
 const xmlName = (doc: BillingDocument, suffix: string) => pdfFilename(doc).replace(/\.pdf$/, `${suffix}.xml`);
 
 /** The CII of an issued invoice (the same bytes as `/cii` and inside the Factur-X PDF). */
+/** `GET /invoices/{id}/<format>`: an issued invoice in one XML syntax, named `<number>[-<format>].xml`. */
+function invoiceXmlRoute(
+  format: 'ubl' | 'xrechnung' | 'cii',
+  description: string,
+  render: (ctx: PluginContext, doc: BillingDocument) => Promise<string>,
+) {
+  return {
+    path: `/invoices/(?P<id>[\\d]+)/${format}`,
+    methods: 'GET',
+    capability: 'bill_view_invoices',
+    args: ID_ARGS,
+    description,
+    response: { contentType: 'application/xml', errors: EINVOICE_ERRORS },
+    handler: async (req: RestRequest, ctx: PluginContext) => {
+      const doc = await issuedInvoice(ctx, req.params.id);
+      return xmlResponse(await render(ctx, doc), xmlName(doc, format === 'ubl' ? '' : `-${format}`));
+    },
+  } as const;
+}
+
 async function invoiceCii(ctx: PluginContext, doc: BillingDocument): Promise<string> {
   return ciiXml(modelOrRefuse(doc, await sellerSettings(ctx), 'facturx'));
 }
@@ -154,42 +175,13 @@ export default definePlugin({
     }),
   ],
   rest: [
-    {
-      path: '/invoices/(?P<id>[\\d]+)/ubl',
-      methods: 'GET',
-      capability: 'bill_view_invoices',
-      args: ID_ARGS,
-      description: 'The invoice as a Peppol BIS Billing 3.0 UBL invoice.',
-      response: { contentType: 'application/xml', errors: EINVOICE_ERRORS },
-      handler: async (req, ctx) => {
-        const doc = await issuedInvoice(ctx, req.params.id);
-        return xmlResponse(ublXml(modelOrRefuse(doc, await sellerSettings(ctx), 'ubl')), xmlName(doc, ''));
-      },
-    },
-    {
-      path: '/invoices/(?P<id>[\\d]+)/xrechnung',
-      methods: 'GET',
-      capability: 'bill_view_invoices',
-      args: ID_ARGS,
-      description: 'The invoice as an XRechnung (UBL) invoice.',
-      response: { contentType: 'application/xml', errors: EINVOICE_ERRORS },
-      handler: async (req, ctx) => {
-        const doc = await issuedInvoice(ctx, req.params.id);
-        return xmlResponse(ublXml(modelOrRefuse(doc, await sellerSettings(ctx), 'xrechnung')), xmlName(doc, '-xrechnung'));
-      },
-    },
-    {
-      path: '/invoices/(?P<id>[\\d]+)/cii',
-      methods: 'GET',
-      capability: 'bill_view_invoices',
-      args: ID_ARGS,
-      description: 'The invoice as a UN/CEFACT CII D16B invoice (EN 16931 profile).',
-      response: { contentType: 'application/xml', errors: EINVOICE_ERRORS },
-      handler: async (req, ctx) => {
-        const doc = await issuedInvoice(ctx, req.params.id);
-        return xmlResponse(await invoiceCii(ctx, doc), xmlName(doc, '-cii'));
-      },
-    },
+    invoiceXmlRoute('ubl', 'The invoice as a Peppol BIS Billing 3.0 UBL invoice.', async (ctx, doc) =>
+      ublXml(modelOrRefuse(doc, await sellerSettings(ctx), 'ubl')),
+    ),
+    invoiceXmlRoute('xrechnung', 'The invoice as an XRechnung (UBL) invoice.', async (ctx, doc) =>
+      ublXml(modelOrRefuse(doc, await sellerSettings(ctx), 'xrechnung')),
+    ),
+    invoiceXmlRoute('cii', 'The invoice as a UN/CEFACT CII D16B invoice (EN 16931 profile).', invoiceCii),
     {
       path: '/invoices/(?P<id>[\\d]+)/facturx',
       methods: 'GET',

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
@@ -6,6 +5,7 @@ import type { Kernel } from '../../core/kernel.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { bootKernel } from '../helpers/kernel.ts';
 import { TestSmtp } from './test-smtp.ts';
+import { runUntilKilled } from '../helpers/kill-after.ts';
 
 /**
  * The mails that follow a payment are durable (docs/decisions.md, "Durable side effects"): written to
@@ -93,23 +93,7 @@ describe('a process killed after committing payments', () => {
   it('loses none of their mails: two instances then send each exactly once', async () => {
     const invoices = await Promise.all(['x1@example.com', 'x2@example.com', 'x3@example.com'].map(issued));
     const before = smtp.received.length;
-    const done = await new Promise<number[]>((res, rej) => {
-      const child = spawn(process.execPath, [DIE, db.url, invoices.map((i) => i.id).join(',')], { stdio: ['ignore', 'pipe', 'inherit'] });
-      const seen: number[] = [];
-      let buffer = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        buffer += chunk.toString();
-        const lines = buffer.split('\n');
-        buffer = lines.pop()!;
-        for (const line of lines) {
-          const n = /^done (\d+)$/.exec(line);
-          if (n) seen.push(Number(n[1]));
-          if (seen.length >= 40 && !child.killed) child.kill('SIGKILL');
-        }
-      });
-      child.on('error', rej);
-      child.on('exit', () => res(seen));
-    });
+    const done = await runUntilKilled(DIE, [db.url, invoices.map((i) => i.id).join(',')], 40);
     expect(done.length).toBeGreaterThanOrEqual(40);
 
     const payments = await a.db.query<{ id: string }>(

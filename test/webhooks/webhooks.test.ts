@@ -3,7 +3,6 @@
 // body (the REST representation, no access key), retries keeping the event id, the delivery log, the
 // SSRF guard at save and at dispatch, two instances delivering each event once, and a process killed
 // between its commits and their deliveries losing nothing.
-import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
@@ -13,6 +12,7 @@ import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { bootKernel, eventually } from '../helpers/kernel.ts';
 import { WebhookReceiver, type Received } from '../helpers/webhook-receiver.ts';
 import { makeUser, type TestUser } from '../identity/support.ts';
+import { runUntilKilled } from '../helpers/kill-after.ts';
 
 const DIE = resolve(import.meta.dirname, 'fixtures/create-and-die.ts');
 
@@ -406,23 +406,7 @@ describe('a process killed between its commits and their deliveries', () => {
     const sub = await subscribe(r.url(), ['invoice.created']);
     // this instance's worker stays off while the other process runs, so nothing is sent before the kill
     await k.outbox.stop();
-    const done = await new Promise<number[]>((res, rej) => {
-      const child = spawn(process.execPath, [DIE, db.url], { stdio: ['ignore', 'pipe', 'inherit'] });
-      const seen: number[] = [];
-      let buffer = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        buffer += chunk.toString();
-        const lines = buffer.split('\n');
-        buffer = lines.pop()!;
-        for (const line of lines) {
-          const m = /^done (\d+)$/.exec(line);
-          if (m) seen.push(Number(m[1]));
-          if (seen.length >= 20 && !child.killed) child.kill('SIGKILL');
-        }
-      });
-      child.on('error', rej);
-      child.on('exit', () => res(seen));
-    });
+    const done = await runUntilKilled(DIE, [db.url], 20);
     expect(done.length).toBeGreaterThanOrEqual(20);
     expect(r.received).toEqual([]);
     const committed = (await k.db.query<{ id: string }>(`select id from billing_documents where customer_name = 'Killed'`)).map((x) =>
