@@ -260,7 +260,10 @@ suite('the admin app in Chromium', () => {
     expect(await eventually(async () => (await k.options.get('example_gateway_secret' as never)) === 'sk_live_rotated')).toBe(true);
     await page.getByText('Settings saved.').waitFor();
     expect(answers.join('\n')).not.toMatch(/sk_live_/);
-    await page.screenshot({ path: `${SHOTS}/settings-plugin-section.png` });
+    // the picture is of the plugin's section, not of wherever the save button left the page
+    // (at the end of the page, where the sticky save bar sits below the last section, not over it)
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await section.screenshot({ path: `${SHOTS}/settings-plugin-section.png` });
 
     // a bad value is refused next to its field, and nothing is saved
     await page.getByLabel('Company name').fill('Changed again');
