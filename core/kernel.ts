@@ -219,6 +219,7 @@ export class Kernel {
     if (this.config.databaseUrl && !this.db.pglite) {
       this.feed = await ChangeFeed.open(this.config.databaseUrl, this.log.child({ part: 'feed' }));
       this.options.attachFeed(this.feed);
+      this.identity.credentials.attachFeed(this.feed);
       this.feed.subscribe((topic) => {
         if (topic === 'plugins' || topic === 'reset') this.syncIfChanged().catch((err) => this.log.error({ err }, 'plugin sync failed'));
       });

@@ -1,8 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from '../log.ts';
 import type { Tx } from './database.ts';
 
 const CHANNEL = 'billing_changes';
+
+/** How long `barrier` waits for its own notification before giving up on the feed. */
+const BARRIER_MS = 2000;
 
 /** What changed, as a notification names it. */
 export type ChangeTopic = 'options' | 'plugins' | 'identity';
@@ -24,6 +28,8 @@ export class ChangeFeed {
   private readonly url: string;
   private readonly log: Logger;
   private retry: NodeJS.Timeout | null = null;
+  /** Barriers waiting for their own notification, by token. */
+  private readonly barriers = new Map<string, () => void>();
 
   private constructor(url: string, log: Logger) {
     this.url = url;
@@ -45,6 +51,32 @@ export class ChangeFeed {
     this.subscribers.push(fn);
   }
 
+  /**
+   * Resolves once this listener has received everything committed before the call: it notifies a token
+   * of its own and waits for it (PostgreSQL delivers a listener's notifications in commit order, and
+   * signals every listener at the same commit). A feed that stays silent for BARRIER_MS is lost.
+   */
+  async barrier(): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    const token = `barrier:${randomUUID()}`;
+    let timer: NodeJS.Timeout | undefined;
+    const arrived = new Promise<boolean>((resolve) => {
+      this.barriers.set(token, () => resolve(true));
+      timer = setTimeout(() => resolve(false), BARRIER_MS);
+    });
+    try {
+      await client.query(`select pg_notify('${CHANNEL}', $1)`, [token]);
+      if (!(await arrived)) throw new Error('change feed did not deliver its own notification');
+    } catch (err) {
+      this.lost(client, err as Error);
+      void client.end().catch(() => {});
+    } finally {
+      clearTimeout(timer);
+      this.barriers.delete(token);
+    }
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);
@@ -55,7 +87,11 @@ export class ChangeFeed {
 
   private async connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.url });
-    client.on('notification', (n) => this.emit(n.payload as ChangeTopic));
+    client.on('notification', (n) => {
+      const payload = n.payload ?? '';
+      if (payload.startsWith('barrier:')) this.barriers.get(payload)?.();
+      else this.emit(payload as ChangeTopic);
+    });
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client, null));
     try {

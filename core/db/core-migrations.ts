@@ -125,4 +125,22 @@ export const CORE_MIGRATIONS: Migration[] = [
       create index billing_outbox_finished on billing_outbox (finished_at) where status = 'done';
     `,
   },
+  {
+    name: '0004_identity_notify',
+    up: `
+      -- Instances cache successful application-password look-ups while the change feed is live
+      -- (core/identity/credential-cache.ts). Whatever can make a cached credential wrong notifies every
+      -- instance on commit, here and not in the services, so no write path (a plugin, the CLI, psql)
+      -- can forget to: a revoked password, a deleted user, a changed role, login or e-mail.
+      create function billing_notify_identity() returns trigger language plpgsql as $$
+      begin
+        perform pg_notify('billing_changes', 'identity');
+        return null;
+      end $$;
+      create trigger billing_app_passwords_notify after delete or update of password_hash, user_id on billing_app_passwords
+        for each statement execute function billing_notify_identity();
+      create trigger billing_users_notify after delete or update of login, email, role on billing_users
+        for each statement execute function billing_notify_identity();
+    `,
+  },
 ];

@@ -3,6 +3,7 @@ import { audit, type Actor } from '../audit/audit.ts';
 import { timestamp, type Database } from '../db/database.ts';
 import { BillingError } from '../errors.ts';
 import type { AuthUser } from '../http/auth.ts';
+import type { CredentialCache, Credential } from './credential-cache.ts';
 import { APP_PASSWORD_LENGTH, formatAppPassword, generateAppPassword, normalizeAppPassword } from './app-password-format.ts';
 import { safeEqual } from './safe-equal.ts';
 import { keyedHash } from './secret.ts';
@@ -29,15 +30,18 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * Application passwords (contract §3): REST only, sent as HTTP Basic. Only a keyed hash (HMAC-SHA256
  * with a key derived from the secret) is stored. They are long random secrets, so a slow hash would buy
  * nothing and the keyed hash can be the lookup key: a request costs one indexed query, the same
- * whether the user exists or not. Nothing is cached, so a revocation holds at once on every instance.
+ * whether the user exists or not, and none while the look-up is cached (CredentialCache: a revocation
+ * still holds at the next request on every instance).
  */
 export class AppPasswordStore {
   private readonly db: Database;
   private readonly key: () => Buffer;
+  private readonly cache: CredentialCache;
 
-  constructor(db: Database, key: () => Buffer) {
+  constructor(db: Database, key: () => Buffer, cache: CredentialCache) {
     this.db = db;
     this.key = key;
+    this.cache = cache;
   }
 
   private hash(password: string): string {
@@ -93,6 +97,7 @@ export class AppPasswordStore {
           ])
         : [];
       if (!rows.length) throw new BillingError('billing_unknown_app_password', `${user.login} has no application password ${uuid}`);
+      this.cache.changedIn(tx);
       await audit(tx, actor, {
         action: 'app_password.revoke',
         objectType: 'user',
@@ -110,21 +115,7 @@ export class AppPasswordStore {
     const plain = normalizeAppPassword(password);
     const hash = this.hash(plain);
     if (plain.length !== APP_PASSWORD_LENGTH) return null;
-    const rows = await this.db.query<{
-      uuid: string;
-      password_hash: string;
-      last_used: string | null;
-      id: number;
-      login: string;
-      email: string;
-      role: string;
-    }>(
-      `select a.uuid, a.password_hash, a.last_used, u.id, u.login, u.email, u.role
-         from billing_app_passwords a join billing_users u on u.id = a.user_id
-        where a.password_hash = $1`,
-      [hash],
-    );
-    const row = rows[0];
+    const row = this.cache.get(hash) ?? (await this.cache.load(hash, () => this.lookup(hash)));
     if (!row || !safeEqual(row.password_hash, hash)) return null;
     const wanted = name.toLowerCase();
     const named = safeEqual(row.login.toLowerCase(), wanted) || safeEqual(row.email.toLowerCase(), wanted);
@@ -136,7 +127,18 @@ export class AppPasswordStore {
           where uuid = $1 and (last_used is null or last_used <= now() - interval '1 day')`,
         [row.uuid, ip || null],
       );
+      row.last_used = new Date().toISOString(); // the cached entry too: the next write is a day away
     }
     return { id: row.id, login: row.login, roles: [row.role] };
+  }
+
+  private async lookup(hash: string): Promise<Credential | undefined> {
+    const rows = await this.db.query<Credential>(
+      `select a.uuid, a.password_hash, a.last_used, u.id, u.login, u.email, u.role
+         from billing_app_passwords a join billing_users u on u.id = a.user_id
+        where a.password_hash = $1`,
+      [hash],
+    );
+    return rows[0];
   }
 }

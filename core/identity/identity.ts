@@ -14,6 +14,7 @@ import { parseCookies, serializeCookie } from './cookies.ts';
 import { createNonce, verifyNonce } from './nonces.ts';
 export { NONCE_ADMIN, NONCE_LOGOUT, NONCE_REST } from './nonces.ts';
 import { verifyPassword } from './passwords.ts';
+import { CredentialCache } from './credential-cache.ts';
 import { RoleRegistry } from './role-registry.ts';
 import { safeEqual } from './safe-equal.ts';
 import { deriveKey, keyedHash, loadSecret } from './secret.ts';
@@ -52,6 +53,8 @@ export interface FirstAdmin {
  */
 export class Identity {
   readonly roles = new RoleRegistry();
+  /** Application-password look-ups kept while the change feed is live (attached by the kernel). */
+  readonly credentials = new CredentialCache();
   readonly users: UserStore;
   readonly appPasswords: AppPasswordStore;
   readonly sessions: SessionStore;
@@ -76,8 +79,8 @@ export class Identity {
     this.config = deps.config;
     this.log = deps.log;
     this.now = deps.now ?? Date.now;
-    this.users = new UserStore(deps.db, this.roles);
-    this.appPasswords = new AppPasswordStore(deps.db, () => this.key('appPassword'));
+    this.users = new UserStore(deps.db, this.roles, this.credentials);
+    this.appPasswords = new AppPasswordStore(deps.db, () => this.key('appPassword'), this.credentials);
     this.sessions = new SessionStore(deps.db, () => this.key('session'));
     const defaults = {
       account: THROTTLE_SETTINGS.signin_max_failures_account.default,

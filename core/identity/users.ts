@@ -4,6 +4,7 @@ import { BillingError } from '../errors.ts';
 import { describeErrors, validator } from '../validation/ajv.ts';
 import { ADMINISTRATOR } from './capabilities.ts';
 import { hashPassword } from './passwords.ts';
+import type { CredentialCache } from './credential-cache.ts';
 import type { RoleRegistry } from './role-registry.ts';
 
 /** A user of the host platform (contract §3). A client is a user with role `billing_client`. */
@@ -91,15 +92,18 @@ export function toUser(r: UserRow): User {
 
 /**
  * Users in `billing_users`. Every change is written with its audit row in one transaction. Reads go to
- * the database each time; nothing about a user is cached across requests.
+ * the database each time; what the credential cache keeps of a user is forgotten on every instance
+ * when a change to it commits.
  */
 export class UserStore {
   private readonly db: Database;
   private readonly roles: RoleRegistry;
+  private readonly credentials: CredentialCache;
 
-  constructor(db: Database, roles: RoleRegistry) {
+  constructor(db: Database, roles: RoleRegistry, credentials: CredentialCache) {
     this.db = db;
     this.roles = roles;
+    this.credentials = credentials;
   }
 
   async create(input: NewUser, actor: Actor, tx?: Tx): Promise<User> {
@@ -189,6 +193,7 @@ export class UserStore {
       if (user.role === role) return user;
       if (user.role === ADMINISTRATOR) await this.keepOneAdministrator(tx, user.id);
       await tx.query('update billing_users set role = $2, updated_at = now() where id = $1', [user.id, role]);
+      this.credentials.changedIn(tx);
       await audit(tx, actor, {
         action: 'user.set_role',
         objectType: 'user',
@@ -221,6 +226,7 @@ export class UserStore {
         if (clash.length) throw new BillingError('billing_conflict', 'a user with that e-mail address already exists');
       }
       const sets = fields.map(([k], i) => `${k} = $${i + 2}`).join(', ');
+      this.credentials.changedIn(tx);
       const [row] = await tx.query<UserRow>(`update billing_users set ${sets}, updated_at = now() where id = $1 returning ${COLUMNS}`, [
         user.id,
         ...fields.map(([, v]) => v),
@@ -242,6 +248,7 @@ export class UserStore {
       const user = await this.lockByLogin(tx, login);
       if (user.role === ADMINISTRATOR) await this.keepOneAdministrator(tx, user.id);
       await tx.query('delete from billing_users where id = $1', [user.id]);
+      this.credentials.changedIn(tx);
       await audit(tx, actor, {
         action: 'user.delete',
         objectType: 'user',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
+import { freshDatabase, usingPostgres, type TestDatabase } from '../helpers/database.ts';
 import { eventually } from '../helpers/kernel.ts';
 import { basic, bootIdentityKernel, makeUser, type TestUser } from './support.ts';
 
@@ -99,8 +99,11 @@ describe('application passwords', () => {
     await a.db.query(`update billing_app_passwords set last_ip = 'earlier' where uuid = $1`, [first!.uuid]);
     expect((await me(a, alice.authorization)).status).toBe(200);
     expect((await a.identity.appPasswords.list(user))[0]!.last_ip).toBe('earlier');
-    // a day later it is written again
+    // a day later it is written again (the credential cache keeps its own copy of the last use, which
+    // would be a day old by then too: the change is announced so that copy is dropped)
     await a.db.query(`update billing_app_passwords set last_used = now() - interval '25 hours' where uuid = $1`, [first!.uuid]);
+    await a.db.query(`select pg_notify('billing_changes', 'identity')`);
+    await new Promise((r) => setTimeout(r, 200));
     expect((await me(a, alice.authorization)).status).toBe(200);
     const [after] = await a.identity.appPasswords.list(user);
     expect(after!.last_ip).toMatch(/127\.0\.0\.1/);
@@ -124,6 +127,24 @@ describe('application passwords', () => {
       created.uuid,
     ]);
     expect(audit.map((r) => r.action)).toEqual(['app_password.create', 'app_password.revoke']);
+  });
+
+  it('carry a role change to the next request on every instance', async () => {
+    const dave = await makeUser(a, 'dave', 'billing_viewer');
+    expect(await (await me(b, dave.authorization)).json()).toMatchObject({ roles: ['billing_viewer'] });
+    await a.identity.users.setRole('dave', 'editor', CLI);
+    expect(await (await me(b, dave.authorization)).json()).toMatchObject({ roles: ['editor'] });
+    expect(await (await me(a, dave.authorization)).json()).toMatchObject({ roles: ['editor'] });
+  });
+
+  it('are looked up once per instance while the change feed is live, and dropped by a change made in SQL', async () => {
+    const erin = await makeUser(a, 'erin', 'billing_viewer');
+    expect((await me(b, erin.authorization)).status).toBe(200);
+    // the embedded database has no feed: nothing is cached there, every request looks the password up
+    expect(b.identity.credentials.size > 0).toBe(usingPostgres);
+    // a change the services never saw (psql, another program) is announced by the table's trigger
+    await a.db.query(`delete from billing_app_passwords where user_id = $1`, [erin.id]);
+    expect(await eventually(async () => (await me(b, erin.authorization)).status === 401, 2000)).toBe(true);
   });
 
   it('stop working when their user is deleted', async () => {

@@ -1,0 +1,25 @@
+// `node --cpu-prof bench/serve-for-profile.ts`: a seeded service on BENCH_DATABASE_URL (or embedded) that
+// prints an authenticated invoice URL and its Authorization header, then serves until SIGINT, so a
+// profiler sees only the service (load it from another process: autocannon).
+import { CLI } from '../core/audit/audit.ts';
+import { benchEnv } from './harness.ts';
+
+const env = benchEnv();
+const db = await env.database();
+const kernel = await env.kernel(db.url);
+const user = await kernel.identity.users.create({ login: 'bench', email: 'bench@example.com', role: 'administrator' }, CLI);
+const { password } = await kernel.identity.appPasswords.create(user, 'bench', CLI);
+const authorization = `Basic ${Buffer.from(`bench:${password}`).toString('base64')}`;
+const api = `${kernel.url}/wp-json/billing/v1`;
+const res = await fetch(`${api}/invoices`, {
+  method: 'POST',
+  headers: { authorization, 'content-type': 'application/json' },
+  body: JSON.stringify({ items: [{ name: 'Work', quantity: 1, price: 100 }], customer_name: 'Bench', status: 'available' }),
+});
+const { id } = (await res.json()) as { id: number };
+console.log(JSON.stringify({ api, id, authorization }));
+process.once('SIGINT', async () => {
+  await kernel.stop();
+  await db.close();
+  process.exit(0);
+});
