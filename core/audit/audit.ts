@@ -23,8 +23,7 @@ export interface AuditEntry {
  * Written inside the transaction of the change it records, so the two commit or vanish together.
  */
 export async function audit(tx: Tx | Database, actor: Actor, entry: AuditEntry): Promise<void> {
-  const sql = `insert into billing_audit_log (actor_id, actor, action, object_type, object_id, details, ip)
-               values ($1, $2, $3, $4, $5, $6, $7)`;
+  const sql = `insert into billing_audit_log (${AUDIT_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7)`;
   const params = [
     actor.id,
     actor.name,
@@ -35,6 +34,25 @@ export async function audit(tx: Tx | Database, actor: Actor, entry: AuditEntry):
     actor.ip ?? null,
   ];
   await tx.query(sql, params);
+}
+
+const AUDIT_COLUMNS = 'actor_id, actor, action, object_type, object_id, details, ip';
+
+/**
+ * The audit row of a change made by the same statement, as one of its `with` parts: `insert … select
+ * … from <source>`, the object's id and the details being SQL over the source's rows. Used where a
+ * lock must be held for one statement only (numbering a new document), so the row costs no round trip.
+ * Values go to `params` (placeholders continue its numbering).
+ */
+export function auditFrom(
+  params: unknown[],
+  actor: Actor,
+  e: { action: string; objectType: string; source: string; objectIdSql: string; detailsSql: string },
+): string {
+  const p = (v: unknown) => `$${params.push(v)}`;
+  return `insert into billing_audit_log (${AUDIT_COLUMNS})
+    select ${p(actor.id)}::bigint, ${p(actor.name)}::text, ${p(e.action)}::text, ${p(e.objectType)}::text, ${e.objectIdSql}, ${e.detailsSql}, ${p(actor.ip ?? null)}::text
+    from ${e.source}`;
 }
 
 export interface AuditQuery {

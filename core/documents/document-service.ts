@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { audit, type Actor } from '../audit/audit.ts';
+import { audit, auditFrom, type Actor } from '../audit/audit.ts';
 import type { Database, Tx } from '../db/database.ts';
 import { BillingError } from '../errors.ts';
 import type { CreationSource } from '../hooks/hook-map.ts';
@@ -17,7 +17,7 @@ import {
   type StoredTotals,
 } from './document.ts';
 import type { DocumentInput } from './document-schema.ts';
-import { claimNumber, takeNumber, type DocumentKind } from './numbering.ts';
+import { claimNumber, nextNumberSql, numberingTerms, settleNumber, type DocumentKind, type NumberingTerms } from './numbering.ts';
 import { addDays, siteDate } from '../time/site-time.ts';
 
 export interface ServiceDeps {
@@ -103,7 +103,12 @@ export class DocumentService {
     return rows[0]!.access_key;
   }
 
-  /** Inserts a new document of this kind in `tx`, numbered from the sequence (or the given number). */
+  /**
+   * Inserts a new document of this kind in `tx`, numbered from the sequence (or the given number), with
+   * its audit row. The sequence's row lock, which every creation of the kind waits for, is taken by the
+   * statement that inserts the document, as late as the transaction allows: after the preparation's
+   * reads, with only the actions' outbox rows and the commit after it (docs/benchmarks.md).
+   */
   protected async insert(
     tx: Tx,
     input: DocumentInput,
@@ -112,10 +117,8 @@ export class DocumentService {
     extra: Record<string, unknown> = {},
   ): Promise<BillingDocument> {
     const p = await this.prepare(input, tx);
-    const number = input.number ? await claimNumber(tx, this.kind, input.number) : await takeNumber(tx, this.options, this.kind);
     const cols: Record<string, unknown> = {
       kind: this.kind,
-      number,
       status,
       title: p.title,
       currency: p.currency,
@@ -149,15 +152,56 @@ export class DocumentService {
       created_by: actor.id,
       ...extra,
     };
-    const names = Object.keys(cols);
-    const rows = await tx.query(
-      `insert into billing_documents (${names.join(', ')}) values (${names.map((_, i) => `$${i + 1}`).join(', ')})
-       returning ${DOCUMENT_COLUMNS}`,
-      Object.values(cols),
+    if (input.number) return (await this.insertRow(tx, cols, actor, { number: await claimNumber(tx, this.kind, input.number) })).doc!;
+    const terms = await numberingTerms(tx, this.options, this.kind);
+    const taken = await this.insertRow(tx, cols, actor, { terms });
+    if (taken.doc) return taken.doc;
+    // the sequence's next number was given by hand: pass over the numbers in use (from the one taken)
+    const number = await settleNumber(tx, this.kind, terms, taken.value!);
+    return (await this.insertRow(tx, cols, actor, { number })).doc!;
+  }
+
+  /**
+   * One statement: the document (numbered as given, or from the sequence) and its audit row. From the
+   * sequence, a number some document already bears inserts nothing (`on conflict`, which sees rows
+   * committed after the statement began) and answers the value it took instead.
+   */
+  private async insertRow(
+    tx: Tx,
+    cols: Record<string, unknown>,
+    actor: Actor,
+    numbering: { number: string } | { terms: NumberingTerms },
+  ): Promise<{ doc: BillingDocument | null; value: bigint | null }> {
+    const params: unknown[] = Object.values(cols);
+    const values = params.map((_, i) => `$${i + 1}`);
+    const parts: string[] = [];
+    if ('number' in numbering) {
+      values.push(`$${params.push(numbering.number)}`);
+    } else {
+      const next = nextNumberSql(params, this.kind, numbering.terms);
+      parts.push(`seq as (${next.seq})`);
+      values.push(`(select ${next.number} from seq)`);
+    }
+    parts.push(`doc as (insert into billing_documents (${Object.keys(cols).join(', ')}, number) values (${values.join(', ')})
+      ${'terms' in numbering ? 'on conflict do nothing' : ''} returning ${DOCUMENT_COLUMNS})`);
+    parts.push(
+      `logged as (${auditFrom(params, actor, {
+        action: `${this.kind}.create`,
+        objectType: this.kind,
+        source: 'doc',
+        objectIdSql: 'id::text',
+        detailsSql: `jsonb_build_object('number', number, 'status', status)`,
+      })})`,
     );
-    const doc = documentFromRow(rows[0]!);
-    await audit(tx, actor, { action: `${this.kind}.create`, objectType: this.kind, objectId: doc.id, details: { number, status } });
-    return doc;
+    const rows = await tx.query(
+      'terms' in numbering
+        ? `with ${parts.join(', ')} select seq.value::text as taken_value, doc.* from seq left join doc on true`
+        : `with ${parts.join(', ')} select * from doc`,
+      params,
+    );
+    const row = rows[0];
+    if (!row) throw new Error('a numbered insert returned no row');
+    return { doc: row.id == null ? null : documentFromRow(row), value: row.taken_value == null ? null : BigInt(row.taken_value) };
   }
 
   /** Rewrites a document's builder state (items, customer, dates…) and recomputes its totals. */

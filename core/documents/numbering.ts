@@ -20,20 +20,56 @@ const PROBE_BATCH = 64;
  * keeps no hole, and no number can stop the sequence (docs/decisions.md, Numbers).
  */
 export async function takeNumber(tx: Tx, options: OptionsStore, kind: DocumentKind): Promise<string> {
-  const o = await options.getMany([PREFIX_OPTION[kind], 'number_padding', 'next_invoice_number'], tx);
-  const prefix = o[PREFIX_OPTION[kind]];
-  const floor = kind === 'invoice' && o.next_invoice_number ? o.next_invoice_number : 1;
+  const terms = await numberingTerms(tx, options, kind);
   // Takes the value optimistically; once this holds the row lock, the queries below see every number
   // committed by the numberings that held it before.
   const rows = await tx.query<{ value: string }>(
     `update billing_sequences set next_value = greatest(next_value, $2) + 1 where kind = $1
      returning next_value - 1 as value`,
-    [kind, floor],
+    [kind, terms.floor],
   );
-  const first = BigInt(rows[0]!.value);
+  return settleNumber(tx, kind, terms, BigInt(rows[0]!.value));
+}
+
+/** How a kind's numbers look and where its sequence may not go below, from the options. */
+export interface NumberingTerms {
+  prefix: string;
+  padding: number;
+  floor: number;
+}
+
+export async function numberingTerms(tx: Tx, options: OptionsStore, kind: DocumentKind): Promise<NumberingTerms> {
+  const o = await options.getMany([PREFIX_OPTION[kind], 'number_padding', 'next_invoice_number'], tx);
+  return {
+    prefix: o[PREFIX_OPTION[kind]],
+    padding: o.number_padding,
+    floor: kind === 'invoice' && o.next_invoice_number ? o.next_invoice_number : 1,
+  };
+}
+
+/**
+ * The statement part that takes the next value of `kind`'s sequence (locking its row until the
+ * transaction ends) and formats it as `format` does: `with <seqName> as (…)` and the number's SQL.
+ * Placeholders continue `params`' numbering.
+ */
+export function nextNumberSql(params: unknown[], kind: DocumentKind, terms: NumberingTerms): { seq: string; number: string } {
+  const p = (v: unknown) => `$${params.push(v)}`;
+  return {
+    seq: `update billing_sequences set next_value = greatest(next_value, ${p(terms.floor)}::bigint) + 1 where kind = ${p(kind)}
+          returning next_value - 1 as value`,
+    number: `${p(terms.prefix)}::text || '-' || lpad(value::text, greatest(${p(terms.padding)}::int, length(value::text)), '0')`,
+  };
+}
+
+/**
+ * The first free number from `first` on (the sequence row already locked and moved past `first`): a
+ * number a document of the kind already bears is passed over, and the sequence is moved past the one
+ * taken.
+ */
+export async function settleNumber(tx: Tx, kind: DocumentKind, terms: NumberingTerms, first: bigint): Promise<string> {
   let value = first;
   for (let batch = 1; ; batch = PROBE_BATCH) {
-    const candidates = Array.from({ length: batch }, (_, i) => format(prefix, o.number_padding, value + BigInt(i)));
+    const candidates = Array.from({ length: batch }, (_, i) => format(terms.prefix, terms.padding, value + BigInt(i)));
     const taken = await tx.query<{ number: string }>('select number from billing_documents where kind = $1 and number = any($2::text[])', [
       kind,
       candidates,
@@ -49,7 +85,7 @@ export async function takeNumber(tx: Tx, options: OptionsStore, kind: DocumentKi
   if (value !== first) {
     await tx.query('update billing_sequences set next_value = $2 where kind = $1', [kind, (value + 1n).toString()]);
   }
-  return format(prefix, o.number_padding, value);
+  return format(terms.prefix, terms.padding, value);
 }
 
 /**

@@ -185,6 +185,34 @@ describe('under concurrent creation on two instances', () => {
     }
   });
 
+  it('60 creations at once on two instances, some refused after taking their number: no duplicate, no hole', async () => {
+    // refused after the insert, inside the creating transaction: the number it took must come back
+    const off = k.hooks.addFilter('billing_invoice_issue_refusals', (refusals, doc) =>
+      doc.title === 'refuse' ? [...refusals, { code: 'billing_rest_invalid_state', message: 'refused by the test' }] : refusals,
+    );
+    try {
+      const answers = await Promise.allSettled(
+        Array.from({ length: 60 }, (_, i) => {
+          const input = { items: [item], status: 'available' as const, title: i % 5 === 2 ? 'refuse' : `n${i}` };
+          return i % 2 ? other.invoices.create(input, ctx) : rest('POST', '/invoices', input).then((a) => a.status);
+        }),
+      );
+      const outcome = answers.map((a) => (a.status === 'rejected' ? 'error' : typeof a.value === 'number' ? a.value : 201));
+      // refused: the even ones among i % 5 === 2 (2, 12, … 52) went through the instance with the filter
+      expect(outcome.filter((o) => o === 201)).toHaveLength(54);
+      expect(outcome.filter((o) => o !== 201)).toEqual(Array(6).fill(409));
+      expect(await numbers('invoice')).toEqual(series('invoice', 54));
+      // each creation's audit row came with it, none with a refused one
+      const audited = await k.db.query<{ n: number }>(
+        `select count(*)::int as n from billing_audit_log a join billing_documents d on a.object_id = d.id::text
+          where a.action = 'invoice.create' and a.details->>'number' = d.number`,
+      );
+      expect(audited[0]!.n).toBe(54);
+    } finally {
+      off();
+    }
+  });
+
   it('over REST: the sequence and numbers given by hand at once, all answered 201 or 400', async () => {
     const answers = await Promise.all(
       Array.from({ length: 16 }, (_, i) =>
