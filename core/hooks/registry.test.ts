@@ -152,7 +152,9 @@ describe('HookRegistry', () => {
   it('fires an action in a transaction: durable payloads go to the outbox in it, listeners run after commit', async () => {
     const { hooks } = registry();
     const written: Array<[string, unknown]> = [];
-    hooks.useDurableWriter({ enqueue: async (_tx, topic, payload) => void written.push([topic, payload]) });
+    hooks.useDurableWriter({
+      enqueueMany: async (_tx, items) => void written.push(...items.map((i): [string, unknown] => [i.topic, i.payload])),
+    });
     hooks.addDurable('billing_plugin_activated', 'notes.plugin', (name: string) => ({ name }), 'mine');
     hooks.addDurable('billing_plugin_activated', 'notes.skipped', () => null, 'mine');
     const heard = jest.fn();

@@ -12,7 +12,7 @@ export type DurablePayload = (...args: any[]) => Record<string, unknown> | null;
 
 /** Where durable listeners' payloads go: the outbox, in the firing transaction (see core/outbox). */
 export interface DurableWriter {
-  enqueue(tx: Tx, topic: string, payload: Record<string, unknown>): Promise<unknown>;
+  enqueueMany(tx: Tx, items: ReadonlyArray<{ topic: string; payload: Record<string, unknown> }>): Promise<unknown>;
 }
 
 type Kind = 'action' | 'filter';
@@ -156,12 +156,15 @@ export class HookRegistry {
    */
   async fire<K extends keyof ActionMap>(tx: Tx, name: K, ...args: ActionMap[K]): Promise<void> {
     const slot = this.slot(name, 'action');
+    const entries: Array<{ topic: string; payload: Record<string, unknown> }> = [];
     for (const d of slot.durable) {
       const payload = d.payload(...args);
       if (!payload) continue;
       if (!this.writer) throw new Error(`durable listener of ${name} (${d.owner}) has no outbox`);
-      await this.writer.enqueue(tx, d.topic, payload);
+      entries.push({ topic: d.topic, payload });
     }
+    // every durable listener's item in one statement: this runs while the change's locks are held
+    if (entries.length) await this.writer!.enqueueMany(tx, entries);
     tx.afterCommit(() => this.doAction(name, ...args));
   }
 

@@ -36,14 +36,20 @@ export interface EnqueueOptions {
   delayMs?: number;
 }
 
+export interface OutboxEntry {
+  topic: string;
+  payload: Record<string, unknown>;
+  key?: string;
+}
+
 /** What units get (`ctx.outbox`): writing work in the caller's transaction. */
 export interface OutboxWriter {
   enqueue(tx: Tx, topic: string, payload: Record<string, unknown>, opts?: EnqueueOptions): Promise<boolean>;
   /**
-   * Many items of one topic in one statement (a job queuing a mail per due invoice), each with its own
-   * key; answers how many were new. Same semantics as `enqueue`, one round trip.
+   * Many items in one statement (a job queuing a mail per due invoice, an action's durable listeners),
+   * each with its own topic and key; answers how many were new. Same semantics as `enqueue`, one round trip.
    */
-  enqueueMany(tx: Tx, topic: string, items: ReadonlyArray<{ payload: Record<string, unknown>; key?: string }>): Promise<number>;
+  enqueueMany(tx: Tx, items: ReadonlyArray<OutboxEntry>): Promise<number>;
 }
 
 export interface OutboxRow {
@@ -120,13 +126,14 @@ export class Outbox implements OutboxWriter {
     return rows.length > 0;
   }
 
-  async enqueueMany(tx: Tx, topic: string, items: ReadonlyArray<{ payload: Record<string, unknown>; key?: string }>): Promise<number> {
+  async enqueueMany(tx: Tx, items: ReadonlyArray<OutboxEntry>): Promise<number> {
     if (!items.length) return 0;
+    if (items.length === 1) return Number(await this.enqueue(tx, items[0]!.topic, items[0]!.payload, { key: items[0]!.key }));
     const rows = await tx.query(
       `insert into billing_outbox (topic, payload, key, run_after)
-       select $1, p::jsonb, k, now() from unnest($2::text[], $3::text[]) as i(p, k)
+       select t, p::jsonb, k, now() from unnest($1::text[], $2::text[], $3::text[]) as i(t, p, k)
        on conflict (key) do nothing returning id`,
-      [topic, items.map((i) => JSON.stringify(i.payload)), items.map((i) => i.key ?? null)],
+      [items.map((i) => i.topic), items.map((i) => JSON.stringify(i.payload)), items.map((i) => i.key ?? null)],
     );
     if (rows.length) tx.afterCommit(() => this.kick());
     return rows.length;

@@ -107,8 +107,8 @@ async function recordBatch(
     const queued = rows.filter((r) => r.status === 'queued');
     await ctx.outbox.enqueueMany(
       tx,
-      SEND_TOPIC,
       queued.map((r) => ({
+        topic: SEND_TOPIC,
         payload: { invoice_id: Number(r.invoice_id), offset_days: r.offset_days },
         key: `reminder:${r.invoice_id}:${r.offset_days}`,
       })),
