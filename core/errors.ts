@@ -33,6 +33,8 @@ export const ERROR_STATUS = {
   billing_gateway_unreachable: 503,
   // the database (or another part the service needs) cannot be reached: try again
   billing_unavailable: 503,
+  // the PDF renderer's queue is full: `data.retry_after` seconds (and `Retry-After`)
+  billing_pdf_busy: 503,
   // too many failed sign-ins for the account or the client address: `data.retry_after` seconds (and `Retry-After`)
   billing_too_many_attempts: 429,
   // a listener of a hook that fails closed threw: nothing was done

@@ -14,6 +14,8 @@ import { PdfRenderPool } from './render-pool.ts';
 export interface PdfRendererOptions {
   /** Worker threads; default min(2, available cores − 1), at least 1. */
   poolSize?: number;
+  /** Renders waiting for a worker before more are refused with 503 `billing_pdf_busy`; default 32 per worker. */
+  maxQueue?: number;
   /** Bound of the in-memory cache, in bytes of PDF; default 64 MiB. 0 disables caching (not sharing). */
   cacheMaxBytes?: number;
 }
@@ -51,7 +53,7 @@ export class PdfRenderer {
   #shared = 0;
 
   constructor(options: PdfRendererOptions = {}) {
-    this.pool = new PdfRenderPool({ size: options.poolSize });
+    this.pool = new PdfRenderPool({ size: options.poolSize, maxQueue: options.maxQueue });
     this.#cache = new PdfCache(options.cacheMaxBytes ?? 64 * 1024 * 1024);
   }
 

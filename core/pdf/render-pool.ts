@@ -10,7 +10,12 @@ const WORKER_URL = new URL('./render-worker.ts', import.meta.url);
 export interface RenderPoolOptions {
   /** Worker threads; default min(2, available cores − 1), at least 1. */
   size?: number;
+  /** Renders waiting for a worker beyond which a new one is refused (503 + Retry-After); default 32 per worker. */
+  maxQueue?: number;
 }
+
+/** What a refused render tells the caller to wait, in seconds: about what the queue ahead of it takes. */
+const RETRY_AFTER_S = 2;
 
 interface Job {
   id: number;
@@ -27,6 +32,7 @@ interface Slot {
 
 export class PdfRenderPool {
   readonly size: number;
+  readonly maxQueue: number;
   #slots: Slot[] = [];
   #queue: Job[] = [];
   #nextId = 1;
@@ -37,11 +43,21 @@ export class PdfRenderPool {
   constructor(options: RenderPoolOptions = {}) {
     // one core stays with the event loop that answers requests: renders never take every core
     this.size = Math.max(1, Math.floor(options.size ?? Math.min(2, availableParallelism() - 1)));
+    this.maxQueue = Math.max(1, Math.floor(options.maxQueue ?? 32 * this.size));
   }
 
   /** Renders a definition given as JSON text; resolves to the PDF's bytes. */
   render(json: string): Promise<Buffer> {
     if (this.#closed) return Promise.reject(new BillingError('billing_internal', 'The PDF renderer is closed.'));
+    // Back-pressure: past the bound, a caller is told to come back rather than queued for ever longer
+    // (and the memory of the waiting definitions stays bounded).
+    if (this.#queue.length >= this.maxQueue) {
+      return Promise.reject(
+        new BillingError('billing_pdf_busy', 'Too many PDFs are being rendered right now. Please try again shortly.', {
+          retry_after: RETRY_AFTER_S,
+        }),
+      );
+    }
     return new Promise<Buffer>((resolve, reject) => {
       this.#queue.push({ id: this.#nextId++, json, resolve, reject });
       this.#fill();

@@ -209,6 +209,44 @@ describe('PDF rendering', () => {
   });
 });
 
+describe('PDF renderer under load', () => {
+  it('refuses renders beyond its queue with 503 billing_pdf_busy and a time to come back, and renders the rest', async () => {
+    const renderer = new PdfRenderer({ poolSize: 1, maxQueue: 3, cacheMaxBytes: 0 });
+    try {
+      const settled = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) => renderer.renderDocument(sampleInvoice({ number: `INV-40${i}` }))),
+      );
+      const refused = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected').map((s) => s.reason as BillingError);
+      // one rendering (once the worker is up) and three waiting are taken; the rest are refused at once
+      expect(refused.length).toBeGreaterThanOrEqual(6);
+      expect(refused.every((e) => e.code === 'billing_pdf_busy' && e.status === 503 && e.data.retry_after === 2)).toBe(true);
+      for (const s of settled) if (s.status === 'fulfilled') expect(s.value.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      // the queue drained: the next render is taken again
+      await expect(renderer.renderDocument(sampleInvoice({ number: 'INV-4100' }))).resolves.toMatchObject({ source: 'rendered' });
+    } finally {
+      await renderer.close();
+    }
+  });
+
+  it('renders on threads of the lowest scheduling priority (Linux), so requests and the database go first', async () => {
+    if (process.platform !== 'linux') return;
+    const renderer = new PdfRenderer({ poolSize: 1 });
+    try {
+      await renderer.renderDocument(sampleInvoice({ number: 'INV-4200' }));
+      const { readdirSync, readFileSync } = await import('node:fs');
+      // field 19 of /proc/<pid>/task/<tid>/stat is the thread's nice value (after the command in parentheses)
+      const nice = readdirSync('/proc/self/task').map((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      });
+      expect(nice).toContain(19);
+      expect(nice.filter((n) => n === 19)).toHaveLength(1); // the render thread only, not the event loop
+    } finally {
+      await renderer.close();
+    }
+  });
+});
+
 describe('PDF renderer shutdown', () => {
   it('close() terminates the workers and rejects later renders', async () => {
     const renderer = new PdfRenderer({ poolSize: 2 });
