@@ -28,6 +28,8 @@ export interface Comparison {
   baseline: Measure;
   baselineName: string;
   note?: string;
+  /** When measured by `alternate`: the lowest and highest of the runs' ratios, and how many runs. */
+  spread?: { low: number; high: number; runs: number };
 }
 
 export interface Scenario {
@@ -49,6 +51,8 @@ export interface HttpLoad {
 export interface BenchEnv {
   seconds: number;
   connections: number;
+  /** Runs of each side that `alternate` makes (BENCH_RUNS, default 3): medians are reported. */
+  runs: number;
   /** A fresh database for a scenario: BENCH_DATABASE_URL's server, or an in-memory PGlite. */
   database(): Promise<{ url: string; close(): Promise<void> }>;
   /** A full service on that database, serving HTTP, with the bench plugins discoverable. */
@@ -112,13 +116,50 @@ export async function measureOps(
   return { throughput: latencies.length / elapsed, p50: q(0.5), p99: q(0.99), unit: opts.unit, errors };
 }
 
+/**
+ * Ours and the baseline measured alternately, `env.runs` times each (ours, baseline, ours, …), so a
+ * slow minute of a shared machine falls on both sides: each figure is the median of its runs, and the
+ * spread is the lowest and highest ratio of a run of ours to the baseline run next to it.
+ */
+export async function alternate(
+  ours: () => Promise<Measure>,
+  baseline: () => Promise<Measure>,
+  env: BenchEnv,
+): Promise<Pick<Comparison, 'ours' | 'baseline' | 'spread'>> {
+  const o: Measure[] = [];
+  const b: Measure[] = [];
+  for (let i = 0; i < env.runs; i++) {
+    o.push(await ours());
+    b.push(await baseline());
+  }
+  const ratios = o.map((m, i) => m.throughput / b[i]!.throughput);
+  return { ours: median(o), baseline: median(b), spread: { low: Math.min(...ratios), high: Math.max(...ratios), runs: env.runs } };
+}
+
+/** The median of each figure of several runs (errors summed). */
+function median(runs: Measure[]): Measure {
+  const mid = (pick: (m: Measure) => number) => {
+    const v = runs.map(pick).sort((x, y) => x - y);
+    return v.length % 2 ? v[(v.length - 1) / 2]! : (v[v.length / 2 - 1]! + v[v.length / 2]!) / 2;
+  };
+  return {
+    throughput: mid((m) => m.throughput),
+    p50: mid((m) => m.p50),
+    p99: mid((m) => m.p99),
+    unit: runs[0]!.unit,
+    errors: runs.reduce((sum, m) => sum + m.errors, 0),
+  };
+}
+
 export function benchEnv(): BenchEnv {
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
+  const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
   let n = 0;
   return {
     seconds,
     connections,
+    runs,
     async database() {
       const server = process.env.BENCH_DATABASE_URL;
       if (!server) {
@@ -169,5 +210,6 @@ export function formatRow(c: Comparison): string {
   const m = (x: Measure) => `${x.throughput.toFixed(0).padStart(7)} ${x.unit.padEnd(6)} p99 ${x.p99.toFixed(1).padStart(6)} ms`;
   const ratio = c.ours.throughput / c.baseline.throughput;
   const errs = c.ours.errors || c.baseline.errors ? `  (errors: ours ${c.ours.errors}, baseline ${c.baseline.errors})` : '';
-  return `${c.scenario.padEnd(44)} ours ${m(c.ours)} | ${c.baselineName}: ${m(c.baseline)} | ratio ${ratio.toFixed(2)}x${errs}${c.note ? `  ${c.note}` : ''}`;
+  const spread = c.spread ? ` (${c.spread.low.toFixed(2)}–${c.spread.high.toFixed(2)}, median of ${c.spread.runs})` : '';
+  return `${c.scenario.padEnd(44)} ours ${m(c.ours)} | ${c.baselineName}: ${m(c.baseline)} | ratio ${ratio.toFixed(2)}x${spread}${errs}${c.note ? `  ${c.note}` : ''}`;
 }

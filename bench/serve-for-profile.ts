@@ -1,12 +1,14 @@
 // `node --cpu-prof bench/serve-for-profile.ts`: a seeded service on BENCH_DATABASE_URL (or embedded) that
-// prints an authenticated invoice URL and its Authorization header, then serves until SIGINT, so a
+// (with BENCH_INVOICES invoices, default 2 000) prints an authenticated invoice URL and its Authorization header, then serves until SIGINT, so a
 // profiler sees only the service (load it from another process: autocannon).
 import { CLI } from '../core/audit/audit.ts';
 import { benchEnv } from './harness.ts';
+import { seed } from './scenarios/documents.ts';
 
 const env = benchEnv();
 const db = await env.database();
 const kernel = await env.kernel(db.url);
+await seed(kernel, Number(process.env.BENCH_INVOICES ?? 2000));
 const user = await kernel.identity.users.create({ login: 'bench', email: 'bench@example.com', role: 'administrator' }, CLI);
 const { password } = await kernel.identity.appPasswords.create(user, 'bench', CLI);
 const authorization = `Basic ${Buffer.from(`bench:${password}`).toString('base64')}`;

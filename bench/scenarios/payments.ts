@@ -8,7 +8,7 @@ import { CORE_SETTINGS } from '../../core/options/option-map.ts';
 import { OptionsStore } from '../../core/options/options.ts';
 import { PaymentCore } from '../../core/payments/payment-core.ts';
 import { migrateCore } from '../../core/schema.ts';
-import { measureOps, type BenchEnv, type Comparison, type Measure, type Scenario } from '../harness.ts';
+import { alternate, measureOps, type BenchEnv, type Comparison, type Measure, type Scenario } from '../harness.ts';
 
 /** Invoices the "many invoices" lines spread their payments over (each side its own). */
 const MANY = Number(process.env.BENCH_PAYMENT_INVOICES ?? 1000);
@@ -150,14 +150,20 @@ export const payments: Scenario = {
       const out: Comparison[] = [];
       const [oneOurs] = await seed(db, 1, 'ONE-O');
       const [oneBare] = await seed(db, 1, 'ONE-B');
-      const o1 = await measureOps(
-        ours(() => oneOurs!),
-        opts,
+      const one = await alternate(
+        () =>
+          measureOps(
+            ours(() => oneOurs!),
+            opts,
+          ),
+        () =>
+          measureOps(
+            bare(() => oneBare!),
+            opts,
+          ),
+        env,
       );
-      const b1 = await measureOps(
-        bare(() => oneBare!),
-        opts,
-      );
+      const o1 = one.ours;
       const [oneLayer] = await seed(db, 1, 'ONE-L');
       const l1 = await measureOps(
         layer(() => oneLayer!),
@@ -167,8 +173,7 @@ export const payments: Scenario = {
         (await db.query<{ n: number }>('select count(*)::int as n from billing_payments where invoice_id = $1', [id]))[0]!.n;
       out.push({
         scenario: `one invoice, ${callers} callers`,
-        ours: o1,
-        baseline: b1,
+        ...one,
         baselineName: 'bare SQL tx',
         note: `${await count(oneOurs!)} payments on the invoice; totals ${(await drifted(db, [oneOurs!])) ? 'DRIFTED' : 'exact'}${vsLayer(o1, l1)}`,
       });
@@ -177,14 +182,20 @@ export const payments: Scenario = {
       const manyBare = await seed(db, MANY, 'MANY-B');
       let ro = 0;
       let rb = 0;
-      const oN = await measureOps(
-        ours(() => manyOurs[ro++ % MANY]!),
-        opts,
+      const many = await alternate(
+        () =>
+          measureOps(
+            ours(() => manyOurs[ro++ % MANY]!),
+            opts,
+          ),
+        () =>
+          measureOps(
+            bare(() => manyBare[rb++ % MANY]!),
+            opts,
+          ),
+        env,
       );
-      const bN = await measureOps(
-        bare(() => manyBare[rb++ % MANY]!),
-        opts,
-      );
+      const oN = many.ours;
       const manyLayer = await seed(db, MANY, 'MANY-L');
       let rl = 0;
       const lN = await measureOps(
@@ -193,8 +204,7 @@ export const payments: Scenario = {
       );
       out.push({
         scenario: `${MANY} invoices round-robin, ${callers} callers`,
-        ours: oN,
-        baseline: bN,
+        ...many,
         baselineName: 'bare SQL tx',
         note: `totals ${(await drifted(db, manyOurs)) ? 'DRIFTED' : 'exact'}${vsLayer(oN, lN)}`,
       });

@@ -120,6 +120,28 @@ async function run<T>(executor: Executor, sql: string, params: readonly unknown[
 export function timestamp(value: string | Date | null | undefined): Date | null {
   if (value == null) return null;
   if (value instanceof Date) return value;
+  // the service's sessions are in UTC: read that shape by position (a page of documents reads hundreds)
+  if (value.length >= 22 && value.length <= 29 && value.endsWith('+00') && value[10] === ' ') {
+    const ms =
+      value.length > 22
+        ? Number(
+            value
+              .slice(20, value.length - 3)
+              .padEnd(3, '0')
+              .slice(0, 3),
+          )
+        : 0;
+    const t = Date.UTC(
+      Number(value.slice(0, 4)),
+      Number(value.slice(5, 7)) - 1,
+      Number(value.slice(8, 10)),
+      Number(value.slice(11, 13)),
+      Number(value.slice(14, 16)),
+      Number(value.slice(17, 19)),
+      ms,
+    );
+    if (!Number.isNaN(t)) return new Date(t);
+  }
   return new Date(value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00'));
 }
 
