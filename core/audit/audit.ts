@@ -1,4 +1,4 @@
-import type { Database, Tx } from '../db/database.ts';
+import { statement, type Database, type Tx } from '../db/database.ts';
 import { qb, run, sql } from '../db/query-builder.ts';
 
 /** Who is acting: a signed-in user, the CLI, or the service itself (jobs, webhooks). */
@@ -23,7 +23,6 @@ export interface AuditEntry {
  * Written inside the transaction of the change it records, so the two commit or vanish together.
  */
 export async function audit(tx: Tx | Database, actor: Actor, entry: AuditEntry): Promise<void> {
-  const sql = `insert into billing_audit_log (${AUDIT_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7)`;
   const params = [
     actor.id,
     actor.name,
@@ -33,10 +32,12 @@ export async function audit(tx: Tx | Database, actor: Actor, entry: AuditEntry):
     JSON.stringify(entry.details ?? {}),
     actor.ip ?? null,
   ];
-  await tx.query(sql, params);
+  await tx.query(AUDIT_INSERT, params);
 }
 
 const AUDIT_COLUMNS = 'actor_id, actor, action, object_type, object_id, details, ip';
+/** Every change writes one: prepared once per connection. */
+const AUDIT_INSERT = statement('audit_insert', `insert into billing_audit_log (${AUDIT_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7)`);
 
 /**
  * The audit row of a change made by the same statement, as one of its `with` parts: `insert … select

@@ -1,14 +1,49 @@
+import { createHash } from 'node:crypto';
 import { currentRideAlong } from './ride-along.ts';
-import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
-import { CompiledQuery } from 'kysely';
+import { MikroORM } from '@mikro-orm/postgresql';
+import type { Pool, PoolClient, QueryConfig } from 'pg';
 import type { Logger } from '../log.ts';
 
 export type Row = Record<string, any>;
 
+/**
+ * A hot statement, prepared once per connection under its name (PostgreSQL parses and plans it once,
+ * then only binds values). Made with `statement()`; any `query` takes one in place of SQL text.
+ */
+export interface Statement {
+  readonly name: string;
+  readonly text: string;
+}
+
+const named = new Map<string, string>();
+
+/** A named statement. Names are global: one name, one text, checked here rather than by the server. */
+export function statement(name: string, text: string): Statement {
+  const prior = named.get(name);
+  if (prior !== undefined && prior !== text) throw new Error(`statement ${name} is already defined with another text`);
+  named.set(name, text);
+  return Object.freeze({ name, text });
+}
+
+const shaped = new Map<string, Statement>();
+
+/**
+ * A statement whose text is built at run time from a small, fixed set of shapes (the columns a creation
+ * sets): named after a hash of its text, so each shape is prepared once. Never for text that carries
+ * values — each distinct text stays prepared on every connection.
+ */
+export function shapedStatement(prefix: string, text: string): Statement {
+  let s = shaped.get(text);
+  if (!s) {
+    s = statement(`${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 12)}`, text);
+    shaped.set(text, s);
+  }
+  return s;
+}
+
 /** A unit of work: queries inside one transaction, and what to do once it has committed. */
 export interface Tx {
-  readonly em: EntityManager;
-  query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  query<T = Row>(sql: string | Statement, params?: readonly unknown[]): Promise<T[]>;
   /** Runs after COMMIT (never after a rollback): this is where actions fire (contract §2). */
   afterCommit(fn: () => unknown): void;
 }
@@ -21,21 +56,24 @@ export interface DatabaseOptions {
 }
 
 /**
- * The service's one way to the database: MikroORM over the ordinary PostgreSQL driver, for a real
- * PostgreSQL and for the embedded PGlite alike (which is served over the wire protocol, see embedded.ts).
- * Hand-written SQL uses PostgreSQL's own `$1` placeholders and goes to the server as a prepared
- * statement through MikroORM's Kysely client (inside a transaction, through its transaction), so values
- * are bound, never spliced into the text. MikroORM's type parsers stay in force: timestamps, bigints and
- * numerics come back as strings (numerics must, for money); `timestamp()` below reads the first kind.
+ * The service's one way to the database. MikroORM opens and configures it — the `pg` pool with its
+ * type parsers (timestamps, bigints and numerics come back as strings; numerics must, for money) — for
+ * a real PostgreSQL and for the embedded PGlite alike (served over the wire protocol, see embedded.ts).
+ * Statements then go to that pool's connections directly: PostgreSQL's own `$1` placeholders, values
+ * bound, never spliced into the text, and hot statements named so each connection prepares them once
+ * (Kysely's executor, which MikroORM's transactions go through, can only send unnamed ones, and costs a
+ * visit of its operation tree per statement). `timestamp()` below reads the timestamps.
  */
 export class Database {
   readonly orm: MikroORM;
   /** The server is PGlite (embedded, here or in another process): one session, no LISTEN per connection. */
   readonly pglite: boolean;
+  private readonly pool: Pool;
   private readonly log: Logger;
 
-  private constructor(orm: MikroORM, log: Logger, pglite: boolean) {
+  private constructor(orm: MikroORM, pool: Pool, log: Logger, pglite: boolean) {
     this.orm = orm;
+    this.pool = pool;
     this.log = log;
     this.pglite = pglite;
   }
@@ -49,13 +87,14 @@ export class Database {
       debug: false,
       allowGlobalContext: false,
     });
-    const [{ version }] = await run<{ version: string }>(orm.em.getConnection().getClient(), 'select version()', []);
-    return new Database(orm, options.log, /PGlite/i.test(version));
+    const pool = (await orm.em.getConnection().getNativeClient()) as Pool;
+    const { rows } = await pool.query<{ version: string }>('select version()');
+    return new Database(orm, pool, options.log, /PGlite/i.test(rows[0]!.version));
   }
 
   /** One statement outside any transaction. */
-  query<T = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    return run<T>(this.orm.em.getConnection().getClient(), sql, params);
+  async query<T = Row>(sql: string | Statement, params: readonly unknown[] = []): Promise<T[]> {
+    return (await this.pool.query(this.config(sql, params))).rows as T[];
   }
 
   /**
@@ -67,22 +106,33 @@ export class Database {
     const ride = currentRideAlong();
     let joined = false;
     let result: T;
+    const client: PoolClient = await this.pool.connect();
+    let broken: Error | undefined;
     try {
-      result = await this.orm.em.fork().transactional(async (em) => {
-        const ctx = em.getTransactionContext()!;
-        const tx: Tx = {
-          em,
-          query: <R>(sql: string, params: readonly unknown[] = []) => run<R>(ctx, sql, params),
-          afterCommit: (fn) => {
-            after.push(fn);
-          },
-        };
-        if (ride) joined = await ride.join(tx);
-        return work(tx);
+      await client.query('begin').catch((e: Error) => {
+        throw (broken = e);
       });
+      const tx: Tx = {
+        query: async <R>(sql: string | Statement, params: readonly unknown[] = []) =>
+          (await client.query(this.config(sql, params))).rows as R[],
+        afterCommit: (fn) => {
+          after.push(fn);
+        },
+      };
+      try {
+        if (ride) joined = await ride.join(tx);
+        result = await work(tx);
+        await client.query('commit');
+      } catch (err) {
+        // a connection that cannot even roll back is broken: the pool must not hand it out again
+        await client.query('rollback').catch((e: Error) => (broken = e));
+        throw err;
+      }
     } catch (err) {
       if (joined) ride!.rolledBack();
       throw err;
+    } finally {
+      client.release(broken);
     }
     for (const fn of after) {
       try {
@@ -106,14 +156,16 @@ export class Database {
   async close(): Promise<void> {
     await this.orm.close(true);
   }
-}
 
-interface Executor {
-  executeQuery<R>(query: CompiledQuery<R>): Promise<{ rows: R[] }>;
-}
-
-async function run<T>(executor: Executor, sql: string, params: readonly unknown[]): Promise<T[]> {
-  return (await executor.executeQuery(CompiledQuery.raw(sql, params as unknown[]))).rows as T[];
+  /**
+   * A named statement is prepared once per connection on PostgreSQL. PGlite serves every connection
+   * from one session, where one connection's name is every connection's (a second Parse of it would
+   * fail): there, statements stay unnamed.
+   */
+  private config(sql: string | Statement, params: readonly unknown[]): QueryConfig {
+    if (typeof sql === 'string') return { text: sql, values: params as unknown[] };
+    return this.pglite ? { text: sql.text, values: params as unknown[] } : { name: sql.name, text: sql.text, values: params as unknown[] };
+  }
 }
 
 /** A `timestamptz` as MikroORM's type parser leaves it ('2026-11-22 16:18:02.149+00'), as a Date. */

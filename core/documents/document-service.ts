@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { audit, auditFrom, type Actor } from '../audit/audit.ts';
-import type { Database, Tx } from '../db/database.ts';
+import { shapedStatement, statement, type Database, type Tx } from '../db/database.ts';
 import { BillingError } from '../errors.ts';
 import type { CreationSource } from '../hooks/hook-map.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
@@ -58,6 +58,12 @@ export function newAccessKey(): string {
   return randomBytes(24).toString('base64url');
 }
 
+const DOCUMENT_BY_ID = statement('document_by_id', `select ${DOCUMENT_COLUMNS} from billing_documents where id = $1 and kind = $2`);
+const DOCUMENT_BY_ID_LOCKED = statement(
+  'document_by_id_locked',
+  `select ${DOCUMENT_COLUMNS} from billing_documents where id = $1 and kind = $2 for update`,
+);
+
 /**
  * What invoices and quotes share: preparing a document from its input (defaults from the options, the
  * customer from the client, tax treatment, exact totals), numbering, reading, listing, trash.
@@ -86,10 +92,7 @@ export class DocumentService {
   /** The document of this kind, trashed or not, or null. */
   async find(id: number, tx?: Tx, lock = false): Promise<BillingDocument | null> {
     if (!Number.isSafeInteger(id) || id < 1) return null;
-    const rows = await (tx ?? this.db).query(
-      `select ${DOCUMENT_COLUMNS} from billing_documents where id = $1 and kind = $2${lock ? ' for update' : ''}`,
-      [id, this.kind],
-    );
+    const rows = await (tx ?? this.db).query(lock ? DOCUMENT_BY_ID_LOCKED : DOCUMENT_BY_ID, [id, this.kind]);
     return rows.length ? documentFromRow(rows[0]!) : null;
   }
 
@@ -194,9 +197,12 @@ export class DocumentService {
       })})`,
     );
     const rows = await tx.query(
-      'terms' in numbering
-        ? `with ${parts.join(', ')} select seq.value::text as taken_value, doc.* from seq left join doc on true`
-        : `with ${parts.join(', ')} select * from doc`,
+      shapedStatement(
+        'document_insert',
+        'terms' in numbering
+          ? `with ${parts.join(', ')} select seq.value::text as taken_value, doc.* from seq left join doc on true`
+          : `with ${parts.join(', ')} select * from doc`,
+      ),
       params,
     );
     const row = rows[0];

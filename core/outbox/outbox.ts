@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { timestamp, type Database, type Tx } from '../db/database.ts';
+import { statement, timestamp, type Database, type Tx } from '../db/database.ts';
 import { BillingError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { OwnedRegistry } from '../owned-registry.ts';
@@ -35,6 +35,13 @@ export interface EnqueueOptions {
   /** Do not start before this many ms. */
   delayMs?: number;
 }
+
+const ENQUEUE = statement(
+  'outbox_enqueue',
+  `insert into billing_outbox (topic, payload, key, run_after)
+   values ($1, $2, $3, now() + make_interval(secs => $4::double precision / 1000))
+   on conflict (key) do nothing returning id`,
+);
 
 export interface OutboxEntry {
   topic: string;
@@ -116,12 +123,7 @@ export class Outbox implements OutboxWriter {
   }
 
   async enqueue(tx: Tx, topic: string, payload: Record<string, unknown>, opts: EnqueueOptions = {}): Promise<boolean> {
-    const rows = await tx.query(
-      `insert into billing_outbox (topic, payload, key, run_after)
-       values ($1, $2, $3, now() + make_interval(secs => $4::double precision / 1000))
-       on conflict (key) do nothing returning id`,
-      [topic, JSON.stringify(payload), opts.key ?? null, opts.delayMs ?? 0],
-    );
+    const rows = await tx.query(ENQUEUE, [topic, JSON.stringify(payload), opts.key ?? null, opts.delayMs ?? 0]);
     if (rows.length && !opts.delayMs) tx.afterCommit(() => this.kick());
     return rows.length > 0;
   }

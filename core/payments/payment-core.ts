@@ -1,5 +1,5 @@
 import { audit, type Actor } from '../audit/audit.ts';
-import type { Database, Tx } from '../db/database.ts';
+import { statement, type Database, type Tx } from '../db/database.ts';
 import type { BillingDocument } from '../documents/document.ts';
 import type { InvoiceService } from '../documents/invoice-service.ts';
 import { BillingError } from '../errors.ts';
@@ -125,6 +125,24 @@ export interface PaymentOutcome {
   note?: string;
 }
 
+/** A gateway's event that records a payment: its key, and the id the payment will have (a replay finds it). */
+const RECORD_EVENT = statement(
+  'payment_event_record',
+  `insert into billing_payment_events (key, action, invoice_id, payment_id)
+   values ($1, 'record', $2, nextval('billing_payments_id_seq')) on conflict (key) do nothing returning payment_id`,
+);
+
+/** A payment, numbered `P000123` from its id (reserved by the caller when it is known, else taken). */
+const PAYMENT_INSERT = statement(
+  'payment_insert',
+  `insert into billing_payments (id, reference, invoice_id, amount, currency, method, status, transaction_id, date,
+                                 notes, review, created_by, completed_at, refunded)
+   select n, 'P' || lpad(n::text, greatest(6, length(n::text)), '0'), $2, $3, $4, $5, $6, $7, coalesce($8::timestamptz, now()),
+          $9, $10, $11, case when $6 = 'completed' then now() end, $12
+     from (select coalesce($1::bigint, nextval('billing_payments_id_seq')) as n) s
+   returning ${PAYMENT_COLUMNS}`,
+);
+
 const MAX_KEY_LENGTH = 200;
 
 export const invalidState = (message: string) => new BillingError('billing_rest_invalid_state', message);
@@ -234,11 +252,7 @@ export class PaymentCore {
     if (!invoice || (origin.channel === 'admin' && invoice.trashed)) return missing(origin, 'invoice');
     let id: number | null = null;
     if (cmd.key !== undefined) {
-      const stored = await tx.query<{ payment_id: string }>(
-        `insert into billing_payment_events (key, action, invoice_id, payment_id)
-         values ($1, 'record', $2, nextval('billing_payments_id_seq')) on conflict (key) do nothing returning payment_id`,
-        [cmd.key, invoice.id],
-      );
+      const stored = await tx.query<{ payment_id: string }>(RECORD_EVENT, [cmd.key, invoice.id]);
       if (!stored.length) return this.duplicate(tx, cmd.key, invoice);
       id = Number(stored[0]!.payment_id);
     }
@@ -263,28 +277,20 @@ export class PaymentCore {
         throw amountExceeds(`The payment (${amount}) is above the amount due (${due} ${invoice.currency}).`, due);
     }
 
-    const rows = await tx.query(
-      `insert into billing_payments (id, reference, invoice_id, amount, currency, method, status, transaction_id, date,
-                                     notes, review, created_by, completed_at, refunded)
-       select n, 'P' || lpad(n::text, greatest(6, length(n::text)), '0'), $2, $3, $4, $5, $6, $7, coalesce($8::timestamptz, now()),
-              $9, $10, $11, case when $6 = 'completed' then now() end, $12
-         from (select coalesce($1::bigint, nextval('billing_payments_id_seq')) as n) s
-       returning ${PAYMENT_COLUMNS}`,
-      [
-        id,
-        invoice.id,
-        amount.toString(),
-        currency,
-        cmd.method,
-        status,
-        cmd.transactionId || null,
-        cmd.date ?? null,
-        cmd.notes ?? '',
-        review,
-        actor.id,
-        Money.zero(currency).toString(),
-      ],
-    );
+    const rows = await tx.query(PAYMENT_INSERT, [
+      id,
+      invoice.id,
+      amount.toString(),
+      currency,
+      cmd.method,
+      status,
+      cmd.transactionId || null,
+      cmd.date ?? null,
+      cmd.notes ?? '',
+      review,
+      actor.id,
+      Money.zero(currency).toString(),
+    ]);
     const payment = paymentFromRow(rows[0]!);
     await audit(tx, actor, {
       action: 'payment.record',

@@ -1,10 +1,39 @@
 import type { Actor } from '../audit/audit.ts';
-import type { Tx } from '../db/database.ts';
+import { statement, type Tx } from '../db/database.ts';
 import { DOCUMENT_COLUMNS, documentFromRow, type BillingDocument } from '../documents/document.ts';
 import type { InvoiceService } from '../documents/invoice-service.ts';
 import { BillingError } from '../errors.ts';
 import { Money, isCurrency } from '../money/index.ts';
 import { invoiceStatusAfter } from './invoice-status.ts';
+
+// Two statements rather than one general one: one runs for every payment, and each is planned for its
+// own shape (and prepared once per connection).
+const PAID = `(select coalesce(sum(amount - refunded), 0) as sum_paid from billing_payments
+               where invoice_id = $1 and status in ('completed', 'refunded') and currency = $2) p`;
+const SETTLE_WITH_CREDITS = statement(
+  'invoice_settle_with_credits',
+  `update billing_documents d
+      set paid = round(p.sum_paid, scale(d.total)), credited = round(c.sum_credited, scale(d.total)),
+          due = round(greatest(0, d.total - p.sum_paid - c.sum_credited), scale(d.total)), updated_at = now()
+     from ${PAID},
+          (select coalesce(sum(total), 0) as sum_credited from billing_documents
+            where kind = 'credit_note' and parent_id = $1 and trashed_at is null) c
+    where d.id = $1 returning ${DOCUMENT_COLUMNS}`,
+);
+// amounts at the scale of the total (the currency's minor unit): they read back as "0.00", not "0"
+const SETTLE = statement(
+  'invoice_settle',
+  `update billing_documents d
+      set paid = round(p.sum_paid, scale(d.total)), due = round(greatest(0, d.total - p.sum_paid - d.credited), scale(d.total)),
+          updated_at = now()
+     from ${PAID}
+    where d.id = $1 returning ${DOCUMENT_COLUMNS}`,
+);
+
+const LOCK_INVOICE = statement(
+  'invoice_lock',
+  `select ${DOCUMENT_COLUMNS} from billing_documents where id = $1 and kind = 'invoice' for update`,
+);
 
 /**
  * Locks an invoice's row for the rest of the transaction (`SELECT … FOR UPDATE`) and reads it, trashed
@@ -13,7 +42,7 @@ import { invoiceStatusAfter } from './invoice-status.ts';
  */
 export async function lockInvoice(tx: Tx, id: number): Promise<BillingDocument | null> {
   if (!Number.isSafeInteger(id) || id < 1) return null;
-  const rows = await tx.query(`select ${DOCUMENT_COLUMNS} from billing_documents where id = $1 and kind = 'invoice' for update`, [id]);
+  const rows = await tx.query(LOCK_INVOICE, [id]);
   return rows.length ? documentFromRow(rows[0]!) : null;
 }
 
@@ -31,27 +60,7 @@ export async function settleInvoice(
   actor: Actor,
   opts: { credits?: boolean } = {},
 ): Promise<BillingDocument> {
-  // Two statements rather than one general one: this runs for every payment, and a plain statement is
-  // planned in a fraction of the time (statements are not kept prepared across transactions).
-  const paid = `(select coalesce(sum(amount - refunded), 0) as sum_paid from billing_payments
-                 where invoice_id = $1 and status in ('completed', 'refunded') and currency = $2) p`;
-  const rows = await tx.query(
-    opts.credits
-      ? `update billing_documents d
-          set paid = round(p.sum_paid, scale(d.total)), credited = round(c.sum_credited, scale(d.total)),
-              due = round(greatest(0, d.total - p.sum_paid - c.sum_credited), scale(d.total)), updated_at = now()
-         from ${paid},
-              (select coalesce(sum(total), 0) as sum_credited from billing_documents
-                where kind = 'credit_note' and parent_id = $1 and trashed_at is null) c
-        where d.id = $1 returning ${DOCUMENT_COLUMNS}`
-      : // amounts at the scale of the total (the currency's minor unit): they read back as "0.00", not "0"
-        `update billing_documents d
-          set paid = round(p.sum_paid, scale(d.total)), due = round(greatest(0, d.total - p.sum_paid - d.credited), scale(d.total)),
-              updated_at = now()
-         from ${paid}
-        where d.id = $1 returning ${DOCUMENT_COLUMNS}`,
-    [invoice.id, invoice.currency],
-  );
+  const rows = await tx.query(opts.credits ? SETTLE_WITH_CREDITS : SETTLE, [invoice.id, invoice.currency]);
   const settled = documentFromRow(rows[0]!);
   if (!isCurrency(settled.currency)) throw new BillingError('billing_internal', `Invoice ${settled.id} has an unknown currency.`);
   const money = (v: string) => Money.parse(v, settled.currency as never, 'amount');
