@@ -43,6 +43,13 @@ const ENQUEUE = statement(
    on conflict (key) do nothing returning id`,
 );
 
+const ENQUEUE_MANY = statement(
+  'outbox_enqueue_many',
+  `insert into billing_outbox (topic, payload, key, run_after)
+   select t, p::jsonb, k, now() from unnest($1::text[], $2::text[], $3::text[]) as i(t, p, k)
+   on conflict (key) do nothing returning id`,
+);
+
 export interface OutboxEntry {
   topic: string;
   payload: Record<string, unknown>;
@@ -131,12 +138,11 @@ export class Outbox implements OutboxWriter {
   async enqueueMany(tx: Tx, items: ReadonlyArray<OutboxEntry>): Promise<number> {
     if (!items.length) return 0;
     if (items.length === 1) return Number(await this.enqueue(tx, items[0]!.topic, items[0]!.payload, { key: items[0]!.key }));
-    const rows = await tx.query(
-      `insert into billing_outbox (topic, payload, key, run_after)
-       select t, p::jsonb, k, now() from unnest($1::text[], $2::text[], $3::text[]) as i(t, p, k)
-       on conflict (key) do nothing returning id`,
-      [items.map((i) => i.topic), items.map((i) => JSON.stringify(i.payload)), items.map((i) => i.key ?? null)],
-    );
+    const rows = await tx.query(ENQUEUE_MANY, [
+      items.map((i) => i.topic),
+      items.map((i) => JSON.stringify(i.payload)),
+      items.map((i) => i.key ?? null),
+    ]);
     if (rows.length) tx.afterCommit(() => this.kick());
     return rows.length;
   }
