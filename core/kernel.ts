@@ -5,7 +5,7 @@ import { CommandRegistry } from './cli/command.ts';
 import type { Config } from './config.ts';
 import { ChangeFeed } from './db/change-feed.ts';
 import { Database } from './db/database.ts';
-import { EMBEDDED_POOL, openEmbedded, type EmbeddedDatabase } from './db/embedded.ts';
+import { EMBEDDED_POOL, embeddedFeed, openEmbedded, type EmbeddedDatabase } from './db/embedded.ts';
 import { currentRevision } from './db/revision.ts';
 import { HookRegistry, pluginHooks } from './hooks/registry.ts';
 import { AjaxDispatcher } from './http/ajax/ajax-dispatcher.ts';
@@ -75,7 +75,10 @@ export class Kernel {
   private readonly modules: Array<{ def: AnyModule; ctx: ModuleContext<unknown, never> }> = [];
   private server: Server | null = null;
   private poller: NodeJS.Timeout | null = null;
-  private feed: ChangeFeed | null = null;
+  /** The PostgreSQL feed this instance opened (the embedded one belongs to the process serving it). */
+  private ownFeed: ChangeFeed | null = null;
+  /** Unsubscribes from whichever feed this instance listens to. */
+  private readonly unfeed: Array<() => void> = [];
   private revision = -1;
   private readonly embedded: EmbeddedDatabase | null;
 
@@ -215,14 +218,21 @@ export class Kernel {
   }
 
   private async serve(): Promise<void> {
-    // PostgreSQL tells this instance of others' changes at once: options cached, plugins switched
+    // The database tells this instance of others' changes at once: options and credentials cached,
+    // plugins switched. PostgreSQL through a LISTEN connection; the embedded database only in the
+    // process that serves it (another process reaching its socket hears nothing, and caches nothing).
     if (this.config.databaseUrl && !this.db.pglite) {
-      this.feed = await ChangeFeed.open(this.config.databaseUrl, this.log.child({ part: 'feed' }));
-      this.options.attachFeed(this.feed);
-      this.identity.credentials.attachFeed(this.feed);
-      this.feed.subscribe((topic) => {
-        if (topic === 'plugins' || topic === 'reset') this.syncIfChanged().catch((err) => this.log.error({ err }, 'plugin sync failed'));
-      });
+      this.ownFeed = await ChangeFeed.open(this.config.databaseUrl, this.log.child({ part: 'feed' }));
+    }
+    const feed = this.ownFeed ?? (this.db.pglite ? embeddedFeed(this.config.databaseUrl ?? this.embedded!.url) : null);
+    if (feed) {
+      this.unfeed.push(
+        this.options.attachFeed(feed),
+        this.identity.credentials.attachFeed(feed),
+        feed.subscribe((topic) => {
+          if (topic === 'plugins' || topic === 'reset') this.syncIfChanged().catch((err) => this.log.error({ err }, 'plugin sync failed'));
+        }),
+      );
     }
     this.jobs.start();
     this.outbox.start();
@@ -255,7 +265,8 @@ export class Kernel {
   /** Graceful stop: stop accepting, finish requests, stop jobs and the outbox, unload, stop modules, close the database. */
   async stop(): Promise<void> {
     if (this.poller) clearInterval(this.poller);
-    await this.feed?.close();
+    for (const off of this.unfeed.splice(0)) off();
+    await this.ownFeed?.close();
     if (this.server) {
       const server = this.server;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -3,13 +3,65 @@ import pg from 'pg';
 import type { Logger } from '../log.ts';
 import type { Tx } from './database.ts';
 
-const CHANNEL = 'billing_changes';
+/** The channel every change is notified on (the embedded server LISTENs on it for its process). */
+export const CHANGE_CHANNEL = 'billing_changes';
 
 /** How long `barrier` waits for its own notification before giving up on the feed. */
 const BARRIER_MS = 2000;
 
 /** What changed, as a notification names it. */
 export type ChangeTopic = 'options' | 'plugins' | 'identity';
+
+/** Word of other instances' changes: what caches listen to (a PostgreSQL feed, or the embedded one). */
+export interface Feed {
+  /** Whether notifications are arriving now; caches must not be trusted otherwise. */
+  readonly live: boolean;
+  /** Answers how to stop listening. */
+  subscribe(fn: (topic: ChangeTopic | 'reset') => void): () => void;
+  /** Resolves once this instance has heard everything committed before the call. */
+  barrier(): Promise<void>;
+}
+
+/**
+ * The embedded database's feed, in the process that serves it (core/db/embedded.ts): every connection
+ * — this process's pools, a CLI's — runs on PGlite's one session, which LISTENs for the process, and
+ * the exchange queue hands each notification here while the committing exchange's answer is on its
+ * way, before that client sees its COMMIT answered. So there is nothing to wait for in `barrier`.
+ */
+export class LocalFeed implements Feed {
+  private open = true;
+  private readonly subscribers = new Set<(topic: ChangeTopic | 'reset') => void>();
+
+  get live(): boolean {
+    return this.open;
+  }
+
+  subscribe(fn: (topic: ChangeTopic | 'reset') => void): () => void {
+    this.subscribers.add(fn);
+    return () => void this.subscribers.delete(fn);
+  }
+
+  async barrier(): Promise<void> {}
+
+  deliver(channel: string, payload: string): void {
+    if (channel === CHANGE_CHANNEL) this.emit(payload as ChangeTopic);
+  }
+
+  close(): void {
+    this.open = false;
+    this.emit('reset');
+  }
+
+  private emit(topic: ChangeTopic | 'reset'): void {
+    for (const fn of this.subscribers) {
+      try {
+        fn(topic);
+      } catch {
+        // a subscriber's failure must not keep the others from hearing
+      }
+    }
+  }
+}
 
 /**
  * Instant word between instances on PostgreSQL: one dedicated connection LISTENs on `billing_changes`,
@@ -21,7 +73,7 @@ export type ChangeTopic = 'options' | 'plugins' | 'identity';
  * The embedded database has no feed (its single multiplexed session cannot LISTEN per connection):
  * there, nothing is cached and instances follow the polled revision.
  */
-export class ChangeFeed {
+export class ChangeFeed implements Feed {
   private client: pg.Client | null = null;
   private closed = false;
   private readonly subscribers: Array<(topic: ChangeTopic | 'reset') => void> = [];
@@ -47,8 +99,12 @@ export class ChangeFeed {
     return this.client !== null;
   }
 
-  subscribe(fn: (topic: ChangeTopic | 'reset') => void): void {
+  subscribe(fn: (topic: ChangeTopic | 'reset') => void): () => void {
     this.subscribers.push(fn);
+    return () => {
+      const at = this.subscribers.indexOf(fn);
+      if (at >= 0) this.subscribers.splice(at, 1);
+    };
   }
 
   /**
@@ -66,7 +122,7 @@ export class ChangeFeed {
       timer = setTimeout(() => resolve(false), BARRIER_MS);
     });
     try {
-      await client.query(`select pg_notify('${CHANNEL}', $1)`, [token]);
+      await client.query(`select pg_notify('${CHANGE_CHANNEL}', $1)`, [token]);
       if (!(await arrived)) throw new Error('change feed did not deliver its own notification');
     } catch (err) {
       this.lost(client, err as Error);
@@ -96,7 +152,7 @@ export class ChangeFeed {
     client.on('end', () => this.lost(client, null));
     try {
       await client.connect();
-      await client.query(`listen ${CHANNEL}`);
+      await client.query(`listen ${CHANGE_CHANNEL}`);
       this.client = client;
       // whatever happened while not listening is unknown: start from nothing
       this.emit('reset');
@@ -131,5 +187,5 @@ export class ChangeFeed {
 
 /** Tells every instance, when `tx` commits, that `topic` changed. */
 export async function notifyChange(tx: Tx, topic: ChangeTopic): Promise<void> {
-  await tx.query(`select pg_notify('${CHANNEL}', $1)`, [topic]);
+  await tx.query(`select pg_notify('${CHANGE_CHANNEL}', $1)`, [topic]);
 }

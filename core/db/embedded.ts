@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { CHANGE_CHANNEL, LocalFeed, type Feed } from './change-feed.ts';
 import { ExchangeQueue } from './pglite-exchange-queue.ts';
 
 /**
@@ -25,6 +26,16 @@ import { ExchangeQueue } from './pglite-exchange-queue.ts';
 export const EMBEDDED_MAX_CONNECTIONS = 32;
 /** The pool of one process on the embedded database. */
 export const EMBEDDED_POOL = 4;
+
+const localFeeds = new Map<string, LocalFeed>();
+
+/**
+ * The change feed of the embedded database at `url`, when this process serves it (null otherwise: a
+ * process reaching another's socket hears nothing, and caches nothing).
+ */
+export function embeddedFeed(url: string): Feed | null {
+  return localFeeds.get(url) ?? null;
+}
 
 export interface EmbeddedDatabase {
   url: string;
@@ -76,11 +87,20 @@ export async function openEmbedded(dataDir: string, socketDir?: string, opts: Op
   });
   const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: EMBEDDED_MAX_CONNECTIONS });
   // its own queue interleaves connections' extended-protocol exchanges: ours keeps each one whole
-  (server as unknown as { queryQueue: ExchangeQueue }).queryQueue = new ExchangeQueue(db);
+  const queue = new ExchangeQueue(db);
+  (server as unknown as { queryQueue: ExchangeQueue }).queryQueue = queue;
+  // the session listens once for this process: the queue hands each notification to the local feed
+  const url = urlFor(dir);
+  const feed = new LocalFeed();
+  await db.exec(`listen ${CHANGE_CHANNEL}`);
+  queue.onNotification = (channel, payload) => feed.deliver(channel, payload);
   await server.start();
+  localFeeds.set(url, feed);
   return {
-    url: urlFor(dir),
+    url,
     async close() {
+      localFeeds.delete(url);
+      feed.close();
       await server.stop();
       await db.close();
       rmSync(socketPath, { force: true });

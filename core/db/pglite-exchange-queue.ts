@@ -28,6 +28,12 @@ export class ExchangeQueue {
   private readonly queue: Pending[] = [];
   private owner: number | null = null;
   private processing = false;
+  /**
+   * Told of every NotificationResponse the session sends, whichever connection's exchange carried it
+   * (the session LISTENs once for the whole process: see embedded.ts). Called before the bytes reach
+   * that connection, so before the committing client learns that its transaction committed.
+   */
+  onNotification: ((channel: string, payload: string) => void) | null = null;
 
   constructor(db: PGlite) {
     this.db = db;
@@ -68,11 +74,13 @@ export class ExchangeQueue {
         const next = this.queue.splice(index, 1)[0]!;
         this.owner = next.handlerId;
         let bytes = 0;
+        const scan = this.onNotification ? new NotificationScanner(this.onNotification) : null;
         try {
           await this.db.runExclusive(() =>
             this.db.execProtocolRawStream(next.message, {
               onRawData: (data) => {
                 bytes += data.length;
+                scan?.feed(data);
                 next.onData(data);
               },
             }),
@@ -88,5 +96,62 @@ export class ExchangeQueue {
     } finally {
       this.processing = false;
     }
+  }
+}
+
+const NOTIFICATION = 'A'.charCodeAt(0);
+
+/**
+ * Finds NotificationResponse messages ('A', length, pid, channel, payload) in a stream of backend
+ * messages that arrives in chunks of any size: headers and bodies may be split across chunks. Only the
+ * bodies of notifications are kept; everything else is skipped by its length.
+ */
+class NotificationScanner {
+  private readonly emit: (channel: string, payload: string) => void;
+  private readonly header = new Uint8Array(5);
+  private headerFill = 0;
+  /** Bytes of the current message's body not yet seen. */
+  private left = 0;
+  /** The current notification's body, when the message is one. */
+  private body: Uint8Array[] | null = null;
+
+  constructor(emit: (channel: string, payload: string) => void) {
+    this.emit = emit;
+  }
+
+  feed(chunk: Uint8Array): void {
+    let at = 0;
+    while (at < chunk.length) {
+      if (this.left === 0 && this.body === null) {
+        const take = Math.min(5 - this.headerFill, chunk.length - at);
+        this.header.set(chunk.subarray(at, at + take), this.headerFill);
+        this.headerFill += take;
+        at += take;
+        if (this.headerFill < 5) return;
+        this.headerFill = 0;
+        const length = new DataView(this.header.buffer).getInt32(1) - 4;
+        this.left = length;
+        this.body = this.header[0] === NOTIFICATION ? [] : null;
+        if (length === 0) this.finish();
+        continue;
+      }
+      const take = Math.min(this.left, chunk.length - at);
+      this.body?.push(chunk.slice(at, at + take));
+      this.left -= take;
+      at += take;
+      if (this.left === 0) this.finish();
+    }
+  }
+
+  private finish(): void {
+    const parts = this.body;
+    this.body = null;
+    if (!parts) return;
+    const body = Buffer.concat(parts);
+    // int32 pid, then channel and payload as NUL-terminated strings
+    const channelEnd = body.indexOf(0, 4);
+    const payloadEnd = body.indexOf(0, channelEnd + 1);
+    if (channelEnd < 0 || payloadEnd < 0) return;
+    this.emit(body.toString('utf8', 4, channelEnd), body.toString('utf8', channelEnd + 1, payloadEnd));
   }
 }

@@ -1,4 +1,4 @@
-import type { ChangeFeed } from '../db/change-feed.ts';
+import type { Feed } from '../db/change-feed.ts';
 import type { Tx } from '../db/database.ts';
 
 /** What a successful application-password look-up found: the password's row and its user's. */
@@ -31,13 +31,19 @@ export class CredentialCache {
   private readonly entries = new Map<string, Credential>();
   /** Bumped on every forget, so a look-up that raced with a change is not kept. */
   private generation = 0;
-  private feed: ChangeFeed | null = null;
+  private feed: Feed | null = null;
 
-  attachFeed(feed: ChangeFeed): void {
+  attachFeed(feed: Feed): () => void {
     this.feed = feed;
-    feed.subscribe((topic) => {
+    this.forget();
+    const off = feed.subscribe((topic) => {
       if (topic === 'identity' || topic === 'reset') this.forget();
     });
+    return () => {
+      off();
+      this.feed = null;
+      this.forget();
+    };
   }
 
   /** Entries held now (always 0 without a live feed). */

@@ -4,7 +4,7 @@ import { BillingError } from '../errors.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import { describeErrors, validator } from '../validation/ajv.ts';
 import { describeTextProblem, textProblem } from '../validation/text.ts';
-import type { ChangeFeed } from '../db/change-feed.ts';
+import type { Feed } from '../db/change-feed.ts';
 import { bumpRevision } from '../db/revision.ts';
 import type { OptionMap, SettingSchema, SettingsDeclaration } from './option-map.ts';
 
@@ -36,7 +36,7 @@ export class OptionsStore {
   private stored: Map<string, unknown> | null = null;
   /** Bumped on every forget, so a load that raced with a change is not kept. */
   private generation = 0;
-  private feed: ChangeFeed | null = null;
+  private feed: Feed | null = null;
   private readonly db: Database;
   private readonly hooks: HookRegistry;
 
@@ -46,11 +46,17 @@ export class OptionsStore {
   }
 
   /** Caches while `feed` is live; forgets on every change it reports. */
-  attachFeed(feed: ChangeFeed): void {
+  attachFeed(feed: Feed): () => void {
     this.feed = feed;
-    feed.subscribe((topic) => {
+    this.forget();
+    const off = feed.subscribe((topic) => {
       if (topic === 'options' || topic === 'reset') this.forget();
     });
+    return () => {
+      off();
+      this.feed = null;
+      this.forget();
+    };
   }
 
   private forget(): void {
