@@ -2,6 +2,7 @@
 // throughput and p99 next to a bare baseline measured in the same run, and their ratio.
 import { benchEnv, formatRow, type Scenario } from './harness.ts';
 import { auth } from './scenarios/auth.ts';
+import { databases } from './scenarios/databases.ts';
 import { documents } from './scenarios/documents.ts';
 import { einvoice } from './scenarios/einvoice.ts';
 import { foundation } from './scenarios/foundation.ts';
@@ -18,6 +19,7 @@ const SCENARIOS: Scenario[] = [
   foundation,
   auth,
   documents,
+  databases,
   pdf,
   mail,
   payments,
