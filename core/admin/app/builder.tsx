@@ -94,7 +94,37 @@ function fieldErrors(e: unknown): Record<string, string> {
 }
 
 /** The invoice and quote builder (contract §10): one component, the document kind decides the rest. */
-export function Builder({ props, kind }: { props: Props; kind: Kind }) {
+/** A download a plugin offers on this screen (`billing_admin_document_links`, e.g. the e-invoice formats). */
+interface DocumentLink {
+  label: string;
+  path: string;
+  statuses?: string[];
+}
+
+/** The downloads the active plugins offer for `doc`: real links, with the page's REST nonce (WordPress's `_wpnonce`). */
+function Downloads({ doc, links }: { doc: Doc; links: DocumentLink[] }) {
+  const shown = links.filter((l) => !l.statuses || l.statuses.includes(doc.status));
+  if (!shown.length) return null;
+  const meta = (n: string) => document.querySelector<HTMLMetaElement>(`meta[name="${n}"]`)?.content ?? '';
+  const root = meta('billing-rest-root').replace(/^https?:\/\/[^/]+/, '') || '/wp-json/';
+  const nonce = encodeURIComponent(meta('billing-rest-nonce'));
+  return (
+    <nav class="billing-downloads" aria-label="Downloads">
+      <span>Download as</span>
+      <ul>
+        {shown.map((l) => (
+          <li>
+            <a href={`${root}billing/v1${l.path.replace('{id}', String(doc.id))}?_wpnonce=${nonce}`} download>
+              {l.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+export function Builder({ props, kind }: { props: Props & { links?: DocumentLink[] }; kind: Kind }) {
   const id = Number(props.query.id) || null;
   const [doc, setDoc] = useState<Doc | null>(null);
   const [s, setS] = useState<State>(() => ({
@@ -569,6 +599,7 @@ export function Builder({ props, kind }: { props: Props; kind: Kind }) {
           </button>
         )}
       </div>
+      {doc && props.links && <Downloads doc={doc} links={props.links} />}
       {panel === 'payment' && doc && <PaymentPanel doc={doc} busy={!!busy} run={run} reload={reload} errors={errors} />}
       {panel === 'credit' && doc && <CreditPanel doc={doc} busy={!!busy} run={run} reload={reload} errors={errors} />}
     </form>
