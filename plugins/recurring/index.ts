@@ -95,7 +95,9 @@ export default definePlugin({
       description: "Create a recurring profile whose template is an invoice's customer, items, discount, notes and terms.",
       handler: async (req, ctx) => {
         const { invoice_id, ...schedule } = req.params;
-        const template = documentInput(await ctx.api.invoices.get(invoice_id));
+        // a template is a POST /invoices body: what the invoice has none of (no discount) is left out, not null
+        const input = documentInput(await ctx.api.invoices.get(invoice_id));
+        const template = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined));
         return new RestResponse(await store(ctx).create({ ...schedule, template }, req.actor), 201);
       },
     },

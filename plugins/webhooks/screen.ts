@@ -63,7 +63,7 @@ export const webhooksScreen = resourceScreen({
       events: { ...EVENTS_ARG, required: true, title: 'Events', description: 'Tick "*" for every event, today\'s and later ones.' },
       active: { ...ACTIVE_ARG, default: true, title: 'Active' },
     },
-    submit: 'Add subscription',
+    submit: 'Save subscription',
     done: 'Subscription to {url} added.',
     reveal: { key: 'secret', label: 'Signing secret (shown this once: copy it to the receiver now)' },
   },

@@ -109,7 +109,8 @@ function Downloads({ doc, links }: { doc: Doc; links: DocumentLink[] }) {
   const root = meta('billing-rest-root').replace(/^https?:\/\/[^/]+/, '') || '/wp-json/';
   const nonce = encodeURIComponent(meta('billing-rest-nonce'));
   return (
-    <nav class="billing-downloads" aria-label="Downloads">
+    // not a <nav>: the shell styles those as its dark menu
+    <div class="billing-downloads" role="group" aria-label="Downloads">
       <span>Download as</span>
       <ul>
         {shown.map((l) => (
@@ -120,7 +121,7 @@ function Downloads({ doc, links }: { doc: Doc; links: DocumentLink[] }) {
           </li>
         ))}
       </ul>
-    </nav>
+    </div>
   );
 }
 

@@ -275,8 +275,13 @@ export function SchemaForm(p: {
     try {
       await p.onSubmit(out);
     } catch (err) {
-      if (err instanceof ApiError) setErrors(err.params);
-      setError(err instanceof Error ? err.message : String(err));
+      const params = err instanceof ApiError ? err.params : {};
+      setErrors(params);
+      // what the server said of parameters the form has no field for is said at the top, in its words
+      const elsewhere = Object.entries(params)
+        .filter(([k]) => !p.fields.some((f) => f.key === k))
+        .map(([, m]) => m);
+      setError([err instanceof Error ? err.message : String(err), ...elsewhere].join(' '));
     } finally {
       setBusy(false);
     }
