@@ -38,7 +38,7 @@ export const readerScreen = uploadScreen({
   accept: '.xml,.pdf,application/xml,text/xml,application/pdf',
   types: { '.xml': 'application/xml', '.pdf': 'application/pdf' },
   submit: 'Read file',
-  heading: '{number}',
+  heading: 'E-invoice {number}',
   sections: [
     {
       title: 'Document',

@@ -79,6 +79,7 @@ suite('the addon screens in Chromium', () => {
       company_postcode: '10115',
       business_country: 'DE',
       tax_rate: 19,
+      tax_exempt_items_statement: 'Disbursement paid in the name and for the account of the customer.',
     };
     for (const [key, value] of Object.entries(seller)) await k.options.set(key as never, value as never, CLI);
     await k.identity.users.create({ login: 'ops', email: 'ops@example.com', role: 'administrator', password: PASSWORD }, CLI);
@@ -151,6 +152,7 @@ suite('the addon screens in Chromium', () => {
     await page.getByRole('button', { name: 'Create recurring profile' }).click();
     await page.locator('#new-start_date-error').waitFor();
     expect(await page.locator('#new-start_date-error').textContent()).toContain('start_date');
+    await page.screenshot({ path: `${SHOTS}/recurring-new.png`, fullPage: true });
     const start = new Date(Date.now() + 3 * 86400_000).toISOString().slice(0, 10);
     await page.getByLabel('First invoice on').fill(start);
     await page.getByRole('button', { name: 'Create recurring profile' }).click();
@@ -160,7 +162,6 @@ suite('the addon screens in Chromium', () => {
     expect(profile!.next_date).toBe(start);
     const row = page.getByRole('row', { name: new RegExp(`Monthly retainer`) });
     await row.getByRole('cell', { name: start }).waitFor();
-    await page.screenshot({ path: `${SHOTS}/recurring-new.png`, fullPage: true });
 
     await page.getByRole('button', { name: `Pause profile ${profile!.id}` }).click();
     await page.getByText(`Profile ${profile!.id} is paused.`).waitFor();
@@ -260,7 +261,7 @@ suite('the addon screens in Chromium', () => {
     const expected = await readEinvoice(readFileSync(example));
     await page.getByLabel('E-invoice file (XML or Factur-X PDF)').setInputFiles(example);
     await page.getByRole('button', { name: 'Read file' }).click();
-    await page.getByRole('heading', { name: expected.number }).waitFor();
+    await page.getByRole('heading', { name: `E-invoice ${expected.number}` }).waitFor();
     const seller = page.getByRole('region', { name: 'Seller' });
     await seller.getByText(expected.seller.name, { exact: true }).waitFor();
     await page.getByRole('region', { name: 'Buyer' }).getByText(expected.buyer.name, { exact: true }).waitFor();
@@ -284,7 +285,14 @@ suite('the addon screens in Chromium', () => {
   });
 
   it("E-invoices: an issued invoice's screen links the plugin's formats; the UBL downloaded carries the REST total", async () => {
-    const inv = await invoice('Two rates', { status: 'available' });
+    const inv = await invoice('Two rates', {
+      status: 'available',
+      items: [
+        { name: 'Consulting', quantity: 2, price: 120, tax_rate: 19 },
+        { name: 'Books', quantity: 3, price: 12.4, tax_rate: 7 },
+        { name: 'Disbursement', quantity: 1, price: 30, taxable: false },
+      ],
+    });
     const draft = await invoice('Not issued');
     const { page, problems, close } = await signedIn('ops');
     await open(page, `invoice.php?id=${draft.id}`);

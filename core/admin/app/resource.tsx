@@ -173,6 +173,11 @@ export function ResourceScreen({ props }: { props: Props & { resource: ResourceS
             <strong>{reveal.label}</strong>
           </p>
           <code>{reveal.value}</code>
+          <p>
+            <button type="button" onClick={() => setReveal(null)}>
+              I have copied it
+            </button>
+          </p>
         </div>
       )}
       {creating && spec.create && (
