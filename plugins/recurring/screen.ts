@@ -10,11 +10,11 @@ export const FROM_INVOICE_ARGS: Record<string, ArgSchema> = {
     minimum: 1,
     required: true,
     title: 'Invoice id',
-    description: 'The invoice to repeat (its number is in the Invoices list).',
+    description: "The invoice to repeat: the id in its screen's address (invoice.php?id=…).",
   },
   frequency: { ...PROFILE_ARGS.frequency!, required: true },
   start_date: { ...PROFILE_ARGS.start_date!, required: true, title: 'First invoice on', description: 'Y-m-d, site timezone.' },
-  auto_send: { ...PROFILE_ARGS.auto_send!, title: 'E-mail each invoice to the customer' },
+  auto_send: { ...PROFILE_ARGS.auto_send!, title: 'E-mail each invoice to the customer', description: 'Sending issues it.' },
   end: PROFILE_ARGS.end!,
 };
 

@@ -320,6 +320,17 @@ suite('the addon screens in Chromium', () => {
     expect(Number(/<ram:GrandTotalAmount>([^<]+)</.exec(ciiXml)![1])).toBe(rest.totals.total);
     await downloads.scrollIntoViewIfNeeded();
     await checkScreen(page, problems, 'invoice-einvoice-links');
+
+    // data an e-invoice needs is missing: said in words on the screen, with what is missing, no file saved
+    await k.options.set('company_street', '', CLI);
+    let saved = false;
+    page.once('download', () => (saved = true));
+    await downloads.getByRole('link', { name: 'XRechnung (XML)' }).click();
+    await downloads.getByRole('alert').filter({ hasText: 'cannot be a valid e-invoice' }).waitFor();
+    expect(await downloads.getByRole('alert').textContent()).toContain('company_street');
+    expect(saved).toBe(false);
+    expect(problems).toEqual([`HTTP 409: GET /wp-json/billing/v1/invoices/${inv.id}/xrechnung`]);
+    await k.options.set('company_street', 'Hauptstraße 1', CLI);
     await close();
 
     // deactivated: the links are gone

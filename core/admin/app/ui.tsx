@@ -134,7 +134,8 @@ export function DataTable<T>(p: {
           </table>
         </div>
       )}
-      {p.onPage && <Pager page={p.page ?? 1} pages={p.data.pages} total={p.data.total} onPage={p.onPage} />}
+      {/* the empty state says it all: no "0 items" under it */}
+      {p.onPage && p.data.items.length > 0 && <Pager page={p.page ?? 1} pages={p.data.pages} total={p.data.total} onPage={p.onPage} />}
     </>
   );
 }
