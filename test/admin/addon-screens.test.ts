@@ -84,6 +84,7 @@ suite('the addon screens in Chromium', () => {
     for (const [key, value] of Object.entries(seller)) await k.options.set(key as never, value as never, CLI);
     await k.identity.users.create({ login: 'ops', email: 'ops@example.com', role: 'administrator', password: PASSWORD }, CLI);
     await k.identity.users.create({ login: 'anna', email: 'anna@example.com', role: 'billing_viewer', password: PASSWORD }, CLI);
+    await k.identity.users.create({ login: 'vera', email: 'vera@example.com', role: 'billing_viewer', password: PASSWORD }, CLI);
     receiver = createServer((req, res) => {
       let body = '';
       req.on('data', (c) => (body += c));
@@ -173,6 +174,16 @@ suite('the addon screens in Chromium', () => {
     expect(problems.splice(0)).toEqual(['HTTP 400: POST /wp-json/billing/v1/recurring/from-invoice']);
     await checkScreen(page, problems, 'recurring');
     await close();
+
+    // a viewer sees the profiles, and no button that changes one (the page leaves out what they may not press)
+    const viewer = await signedIn('vera');
+    await open(viewer.page, 'recurring.php');
+    await viewer.page.getByRole('cell', { name: 'Monthly retainer' }).waitFor();
+    for (const name of ['Repeat an invoice', `Pause profile ${profile!.id}`, `Delete profile ${profile!.id}`]) {
+      expect(await viewer.page.getByRole('button', { name }).count()).toBe(0);
+    }
+    expect(viewer.problems).toEqual([]);
+    await viewer.close();
   });
 
   it('Webhooks: adds a subscription (its secret shown once), sends a test and shows the delivery with its result', async () => {
