@@ -146,6 +146,10 @@ export class Kernel {
         allCapabilities: () => s.identity.roles.allCapabilities(),
         capabilitiesOf: (role) => s.identity.roles.capabilitiesOf(role),
       },
+      users: {
+        list: (filter) => s.identity.users.list(filter),
+        setRole: (login, role, actor) => s.identity.users.setRole(login, role, actor),
+      },
     };
     this.rest.auth = s.identity.auth;
     this.ajax.auth = s.identity.auth;

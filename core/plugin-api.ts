@@ -6,7 +6,7 @@
 export { definePlugin, type PluginContext, type PluginDefinition } from './plugins/define-plugin.ts';
 export { action, durable, filter, type Contributions, type ListenerDeclaration } from './plugins/contributions.ts';
 export type { ActionMap, FilterMap, HookDeclaration, HookPolicy, CreationSource, IssueRefusal, IssueContext } from './hooks/hook-map.ts';
-export type { Acceptance, AcceptanceContext, PublicPageContext } from './hooks/hook-map.ts';
+export type { Acceptance, AcceptanceContext, PublicPageContext, DocumentLink } from './hooks/hook-map.ts';
 export { siteDate, siteDateTime, addDays } from './time/site-time.ts';
 export { formatMoney, formatDate } from './display/format.ts';
 export type { HookModels } from './hooks/hook-models.ts';
@@ -22,6 +22,15 @@ export type { JobDefinition, JobRun } from './jobs/scheduler.ts';
 export type { OutboxItem, QueueDefinition } from './outbox/outbox.ts';
 export type { AdminScreen, ScreenContext } from './admin/screens.ts';
 export { optionsScreen, type OptionsScreenDeclaration } from './admin/app-screens.ts';
+export {
+  resourceScreen,
+  uploadScreen,
+  type ResourceScreenDeclaration,
+  type UploadScreenDeclaration,
+  type ResourceColumn,
+  type ResourceAction,
+  type UploadResultSection,
+} from './admin/resource-screen.ts';
 export { html, raw, type Html } from './http/html.ts';
 export type {
   CheckoutRequest,
@@ -45,9 +54,10 @@ export { BILL_CAPABILITIES } from './identity/capabilities.ts';
 export type { BillingDocument } from './documents/document.ts';
 export type { Payment } from './payments/payment.ts';
 export { audit, type Actor, type AuditEntry } from './audit/audit.ts';
-export type { RoleReader } from './modules/service-api.ts';
+export type { RoleReader, UserRoles } from './modules/service-api.ts';
 export type { ListScope } from './documents/list-scope.ts';
 export type { AuthUser } from './http/auth.ts';
 export { CLI } from './audit/audit.ts';
 export { DOCUMENT_ARGS, type DocumentInput } from './documents/document-schema.ts';
+export { documentInput } from './documents/document-input.ts';
 export { checkArgs } from './validation/args.ts';

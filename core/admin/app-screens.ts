@@ -33,7 +33,11 @@ export interface AppScreenSpec {
  * props as JSON data (not script: the Content-Security-Policy forbids inline script); the bundle draws
  * the rest from the REST routes and AJAX actions, with the page's nonces.
  */
-export function appScreen(spec: AppScreenSpec, options: OptionsStore | null, extra: Record<string, unknown> = {}): AdminScreen {
+export function appScreen(
+  spec: AppScreenSpec,
+  options: OptionsStore | null,
+  extra: Record<string, unknown> | ((ctx: ScreenContext) => Promise<Record<string, unknown>>) = {},
+): AdminScreen {
   return {
     slug: spec.slug,
     title: spec.title,
@@ -47,7 +51,8 @@ export function appScreen(spec: AppScreenSpec, options: OptionsStore | null, ext
       const query: Record<string, string> = {};
       for (const [k, v] of Object.entries(ctx.query)) if (typeof v === 'string' && k.length < 40) query[k] = v.slice(0, 200);
       const currency = options ? await options.get('currency') : '';
-      return appMount({ ...extra, screen: spec.screen, caps, currency, query });
+      const more = typeof extra === 'function' ? await extra(ctx) : extra;
+      return appMount({ ...more, screen: spec.screen, caps, currency, query });
     },
   };
 }

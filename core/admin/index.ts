@@ -37,7 +37,15 @@ export const adminModule = defineModule({
       assets: () => ctx.self.assets.manifest,
     }),
   ],
-  screens: (ctx) => [...CORE_APP_SCREENS.map((s) => appScreen(s, ctx.options)), pluginsScreen(ctx.use.plugins)],
+  screens: (ctx) => [
+    ...CORE_APP_SCREENS.map((s) =>
+      // a document's builder offers the downloads active plugins declare (the e-invoice formats), asked per page
+      s.screen === 'invoice' || s.screen === 'quote'
+        ? appScreen(s, ctx.options, async () => ({ links: await ctx.hooks.applyFilters('billing_admin_document_links', [], s.screen) }))
+        : appScreen(s, ctx.options),
+    ),
+    pluginsScreen(ctx.use.plugins),
+  ],
   ajax: (ctx) => [
     ...pluginAjaxActions(ctx.use.plugins),
     ...settingsAjaxActions({ options: ctx.options, plugins: ctx.use.plugins, identity: ctx.use.identity, screens: ctx.self.screens }),

@@ -85,15 +85,15 @@ export interface SettingsSection {
   fields: SettingField[];
 }
 
-function label(key: string, schema: SettingSchema): string {
+export function label(key: string, schema: { [keyword: string]: unknown }): string {
   if (typeof schema.title === 'string') return schema.title;
   if (LABELS[key]) return LABELS[key];
   const words = key.replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-function inputOf(schema: SettingSchema): Pick<SettingField, 'input' | 'choices' | 'nullable'> {
-  const types: string[] = Array.isArray(schema.type) ? [...schema.type] : [schema.type];
+export function inputOf(schema: { type?: unknown; enum?: unknown }): Pick<SettingField, 'input' | 'choices' | 'nullable'> {
+  const types: string[] = Array.isArray(schema.type) ? schema.type.map(String) : [String(schema.type)];
   const nullable = types.includes('null');
   if (Array.isArray(schema.enum)) return { input: 'select', choices: schema.enum.map(String), nullable };
   if (types.includes('boolean')) return { input: 'checkbox', nullable };

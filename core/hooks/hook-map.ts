@@ -124,6 +124,21 @@ export interface CoreFilterMap {
   billing_public_document_blocks: [blocks: Html[], document: Invoice | Quote, context: PublicPageContext];
   /** Fields and scripts added inside the public quote page's Accept form (e.g. a signature pad). */
   billing_public_accept_fields: [fields: Html[], quote: Quote, context: PublicPageContext];
+  /**
+   * Downloads a plugin offers on a document's admin screen (the e-invoice formats): `kind` is `invoice`
+   * or `quote`; each link names a REST path with `{id}` and the statuses it is shown for.
+   */
+  billing_admin_document_links: [links: DocumentLink[], kind: string];
+}
+
+/** A download on a document's admin screen, declared by a plugin (`billing_admin_document_links`). */
+export interface DocumentLink {
+  /** The link's words, e.g. "Peppol UBL (XML)". */
+  label: string;
+  /** A REST path under /wp-json/billing/v1 with `{id}`, e.g. `/invoices/{id}/ubl`. */
+  path: string;
+  /** Shown only for documents in these statuses (e.g. every issued one); absent: always. */
+  statuses?: readonly string[];
 }
 
 /** Every action: the core's, and those plugins merge in (`declare module … { interface ActionMap { … } }`). */
@@ -194,6 +209,8 @@ export const CORE_HOOKS = Object.freeze({
   billing_quote_acceptance: fail('acceptance', 'quote', 'context'),
   billing_public_document_blocks: fail('blocks', 'document', 'context'),
   billing_public_accept_fields: fail('fields', 'quote', 'context'),
+  // a broken plugin's link must not take the builder down: the others are still offered
+  billing_admin_document_links: { kind: 'filter', args: ['links', 'kind'], onError: 'isolate' },
 } satisfies Record<keyof CoreActionMap | keyof CoreFilterMap, HookSpec>);
 
 type CoreHook = keyof typeof CORE_HOOKS;

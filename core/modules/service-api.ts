@@ -9,6 +9,7 @@ import type { ReportService } from '../reports/report-service.ts';
 import type { CreditNoteService } from '../payments/credit-note-service.ts';
 import type { PaymentService } from '../payments/payment-service.ts';
 import type { RoleRegistry } from '../identity/role-registry.ts';
+import type { UserStore } from '../identity/users.ts';
 import type { RestRepresentations } from '../http/rest/representations.ts';
 
 /**
@@ -34,7 +35,11 @@ export interface ServiceApi {
   representations: RestRepresentations;
   /** The roles and capabilities declared now (the core's and the loaded plugins'), read-only. */
   roles: RoleReader;
+  /** Who the users are and which role each holds; `setRole` is audited (`user.set_role`) and keeps one administrator. */
+  users: UserRoles;
 }
+
+export type UserRoles = Pick<UserStore, 'list' | 'setRole'>;
 
 export type RoleReader = Pick<RoleRegistry, 'list' | 'has' | 'allCapabilities' | 'capabilitiesOf'>;
 

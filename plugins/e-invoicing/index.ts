@@ -20,6 +20,7 @@ import { facturXPdf, PDFA_DEFINITION } from './facturx.ts';
 import { readEinvoice } from './reader.ts';
 import { unreadable } from './safe-xml.ts';
 import { ublXml } from './ubl.ts';
+import { documentLinks, readerScreen } from './screens.ts';
 
 declare module '../../core/options/option-map.ts' {
   interface OptionMap {
@@ -157,7 +158,9 @@ export default definePlugin({
       description: "The seller's contact telephone (XRechnung requires it)",
     },
   },
+  screens: [readerScreen],
   listeners: [
+    documentLinks,
     // einvoice_required: an invoice whose EN 16931 e-invoice (CII, Factur-X) would be refused is not issued
     // either; Peppol's and XRechnung's further requirements are checked when those are asked for. This
     // decides whether an invoice goes out, so it fails closed: an error here refuses too.

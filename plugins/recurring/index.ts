@@ -1,8 +1,16 @@
 // Recurring invoices (contract §9.2): profiles over REST and the hourly job that generates one invoice
 // per (profile, period), catching up after downtime; auto_send mails through the outbox.
-import { COLLECTION_ARGS, collectionResponse, definePlugin, RestResponse, type PluginContext } from '../../core/plugin-api.ts';
+import {
+  COLLECTION_ARGS,
+  collectionResponse,
+  definePlugin,
+  documentInput,
+  RestResponse,
+  type PluginContext,
+} from '../../core/plugin-api.ts';
 import { generateDue, recordError, SEND_TOPIC } from './generate.ts';
 import { PROFILE_ARGS, ProfileStore } from './profiles.ts';
+import { FROM_INVOICE_ARGS, recurringScreen } from './screen.ts';
 
 const stores = new WeakMap<PluginContext, ProfileStore>();
 const store = (ctx: PluginContext) => {
@@ -78,6 +86,22 @@ export default definePlugin({
       handler: async (req, ctx) => new RestResponse(await store(ctx).create(req.params, req.actor), 201),
     },
     {
+      path: '/recurring/from-invoice',
+      methods: 'POST',
+      capability: CHANGE,
+      // reading the invoice is what the template needs (as duplicating does)
+      object: { param: 'invoice_id', capability: VIEW },
+      args: FROM_INVOICE_ARGS,
+      description: "Create a recurring profile whose template is an invoice's customer, items, discount, notes and terms.",
+      handler: async (req, ctx) => {
+        const { invoice_id, ...schedule } = req.params;
+        // a template is a POST /invoices body: what the invoice has none of (no discount) is left out, not null
+        const input = documentInput(await ctx.api.invoices.get(invoice_id));
+        const template = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined));
+        return new RestResponse(await store(ctx).create({ ...schedule, template }, req.actor), 201);
+      },
+    },
+    {
       path: ONE,
       methods: 'GET',
       capability: VIEW,
@@ -122,6 +146,7 @@ export default definePlugin({
       handler: async (req, ctx) => store(ctx).resume(req.params.id, req.actor),
     },
   ],
+  screens: [recurringScreen],
   jobs: [
     {
       hook: 'billing_generate_recurring_invoices',

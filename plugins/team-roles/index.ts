@@ -5,6 +5,7 @@
 import { CLI, definePlugin, filter, type PluginContext } from '../../core/plugin-api.ts';
 import { ADMINISTRATOR, MANAGE_TEAM, SALES, TEAM_ROLES, applyEdits } from './roles.ts';
 import { RoleStore, type RoleView } from './role-store.ts';
+import { teamRoutes, teamScreen } from './team.ts';
 
 declare module '../../core/options/option-map.ts' {
   interface OptionMap {
@@ -81,13 +82,15 @@ export default definePlugin({
       (ctx: PluginContext) => async (scope, _kind, user) => ((await ownScope(ctx, user.roles)) ? { ...scope, created_by: user.id } : scope),
     ),
   ],
-  rest: [
+  screens: (ctx: PluginContext) => [teamScreen(ctx)],
+  rest: (ctx: PluginContext) => [
+    ...teamRoutes(ctx),
     {
       path: '/roles',
       methods: 'GET',
       capability: MANAGE_TEAM,
       description: 'Every role with its capabilities (after edits).',
-      handler: async (_req, ctx) => store(ctx).list(),
+      handler: async () => store(ctx).list(),
     },
     {
       path: '/roles/(?P<role>[a-z0-9_]+)',
@@ -95,7 +98,7 @@ export default definePlugin({
       capability: MANAGE_TEAM,
       args: ROLE_ARGS,
       description: 'One role with its capabilities.',
-      handler: async (req, ctx) => store(ctx).get(req.params.role),
+      handler: async (req) => store(ctx).get(req.params.role),
     },
     {
       path: '/roles/(?P<role>[a-z0-9_]+)',
@@ -111,7 +114,7 @@ export default definePlugin({
         },
       },
       description: "Sets a role's billing capabilities.",
-      handler: async (req, ctx) => store(ctx).set(req.params.role, req.params.capabilities, req.actor),
+      handler: async (req) => store(ctx).set(req.params.role, req.params.capabilities, req.actor),
     },
   ],
   commands: [

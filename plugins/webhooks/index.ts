@@ -1,6 +1,7 @@
 import { definePlugin } from '../../core/plugin-api.ts';
 import { cleanup, webhookQueues } from './delivery.ts';
 import { EVENT_LISTENERS } from './events.ts';
+import { webhooksScreen } from './screen.ts';
 import { subscriptionRoutes } from './subscriptions.ts';
 
 declare module '../../core/options/option-map.ts' {
@@ -71,6 +72,7 @@ export default definePlugin({
   listeners: EVENT_LISTENERS,
   queues: webhookQueues,
   rest: subscriptionRoutes,
+  screens: [webhooksScreen],
   jobs: [
     {
       hook: 'billing_webhooks_cleanup',

@@ -40,15 +40,15 @@ interface AttemptRow {
 
 const ID_ARGS: Record<string, ArgSchema> = { id: { type: 'integer', minimum: 1, required: true, description: 'The subscription id.' } };
 
-const URL_ARG: ArgSchema = { type: 'string', minLength: 1, maxLength: 2048, description: 'An http(s) URL on a public host.' };
-const EVENTS_ARG: ArgSchema = {
+export const URL_ARG: ArgSchema = { type: 'string', minLength: 1, maxLength: 2048, description: 'An http(s) URL on a public host.' };
+export const EVENTS_ARG: ArgSchema = {
   type: 'array',
   minItems: 1,
   uniqueItems: true,
   items: { type: 'string', enum: [...EVENTS, '*'] },
   description: 'Event names, or ["*"] for every event.',
 };
-const ACTIVE_ARG: ArgSchema = { type: 'boolean', description: 'Paused subscriptions receive nothing.' };
+export const ACTIVE_ARG: ArgSchema = { type: 'boolean', description: 'Paused subscriptions receive nothing.' };
 
 const SCHEMA = {
   $schema: 'http://json-schema.org/draft-04/schema#',

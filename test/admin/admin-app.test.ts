@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { CLI } from '../../core/audit/audit.ts';
 import { formatMoney } from '../../core/display/format.ts';
@@ -10,12 +8,19 @@ import { browserAvailable, launch } from '../helpers/browser.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { bootKernel, eventually } from '../helpers/kernel.ts';
 import { TestSmtp } from '../mail/test-smtp.ts';
+import {
+  ajaxGet,
+  axe,
+  menuLinks,
+  open as openScreen,
+  PASSWORD,
+  restGet,
+  SHOTS,
+  signedIn as signedInAs,
+  type Harness,
+} from './admin-browser.ts';
 
 const suite = browserAvailable ? describe : describe.skip;
-// written on every run; docs/screenshots/ keeps the committed copies (refresh them by copying these)
-const SHOTS = resolve(import.meta.dirname, '../../test-output/screenshots');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const PASSWORD = 'long enough password';
 
 let db: TestDatabase;
 let k: Kernel;
@@ -23,57 +28,16 @@ let smtp: TestSmtp;
 let browser: Browser;
 let clientId: number;
 
-/** A signed-in page that records console errors, uncaught errors and every request to another host. */
-async function signedIn(login: string, width = 1280, height = 800) {
-  const context = await browser.newContext({ viewport: { width, height } });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  const host = new URL(k.url).host;
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  // a refused request is reported by its response below (with its URL), not by the console's echo of it
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console: ${m.text()}`);
-  });
-  page.on('response', (r) => {
-    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.request().method()} ${new URL(r.url()).pathname}`);
-  });
-  page.on('request', (r) => {
-    const u = new URL(r.url());
-    if ((u.protocol === 'http:' || u.protocol === 'https:') && u.host !== host) problems.push(`foreign request: ${r.url()}`);
-  });
-  await page.goto(`${k.url}/wp-login.php`);
-  await page.getByLabel('Username or Email Address').fill(login);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  await page.waitForURL(/\/wp-admin\/$/);
-  return { page, problems, close: () => context.close() };
-}
-
-async function open(page: Page, slug: string) {
-  await page.goto(`${k.url}/wp-admin/${slug}`);
-  await page.waitForFunction(
-    () => !document.querySelector('.billing-loading') && !document.querySelector('#billing-app .billing-busy'),
-    null,
-    {
-      timeout: 10000,
-    },
-  );
-}
-
-async function axe(page: Page): Promise<string[]> {
-  // evaluated through the debugging protocol: the page's CSP (no inline script) stays as it is
-  await page.evaluate(AXE);
-  const result = (await page.evaluate(() => (window as any).axe.run(document, { resultTypes: ['violations'] }))) as {
-    violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
-  };
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-async function menuLinks(page: Page): Promise<string[]> {
-  return (await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link').allTextContents()).map((t) => t.trim());
-}
+const h: Harness = {
+  get k() {
+    return k;
+  },
+  get browser() {
+    return browser;
+  },
+};
+const signedIn = (login: string, width?: number, height?: number) => signedInAs(h, login, width, height);
+const open = (page: Page, slug: string) => openScreen(h, page, slug);
 
 suite('the admin app in Chromium', () => {
   beforeAll(async () => {
@@ -445,23 +409,3 @@ suite('the admin app in Chromium', () => {
     await narrow.close();
   });
 });
-
-async function restGet(page: Page, path: string): Promise<any> {
-  return page.evaluate(async (p) => {
-    const nonce = document.querySelector<HTMLMetaElement>('meta[name="billing-rest-nonce"]')!.content;
-    const res = await fetch(`/wp-json/billing/v1${p}`, { headers: { 'X-WP-Nonce': nonce } });
-    return res.json();
-  }, path);
-}
-
-async function ajaxGet(page: Page, action: string, fields: Record<string, string>): Promise<any> {
-  return page.evaluate(
-    async ({ action, fields }) => {
-      const nonce = document.querySelector<HTMLMetaElement>('meta[name="billing-admin-nonce"]')!.content;
-      const body = new URLSearchParams({ action, _wpnonce: nonce, ...fields });
-      const res = await fetch('/wp-admin/admin-ajax.php', { method: 'POST', body });
-      return (await res.json()).data;
-    },
-    { action, fields },
-  );
-}

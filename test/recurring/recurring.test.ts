@@ -116,6 +116,39 @@ describe('profiles over REST', () => {
     const audit = await a.db.query<{ action: string }>(`select action from billing_audit_log where object_type = 'recurring' order by id`);
     expect(audit.map((r) => r.action)).toEqual(['recurring.create', 'recurring.update', 'recurring.delete']);
   });
+
+  it("POST /recurring/from-invoice (the Recurring screen's form): the template is the invoice's; bad input changes nothing", async () => {
+    const inv = await rest('POST', '/invoices', {
+      ...template('repeat@example.com'),
+      title: 'Retainer',
+      items: [item, { name: 'Support', quantity: 2, price: 40, taxable: false }],
+      notes: 'Thank you',
+      status: 'available',
+    });
+    expect(inv.status).toBe(201);
+    const before = (await rest('GET', '/recurring')).total;
+    expect((await rest('POST', '/recurring/from-invoice', { invoice_id: inv.body.id, frequency: 'monthly' })).body.code).toBe(
+      'rest_missing_callback_param',
+    );
+    expect(
+      (await rest('POST', '/recurring/from-invoice', { invoice_id: 999999, frequency: 'monthly', start_date: '2999-01-01' })).status,
+    ).toBe(404);
+    expect((await rest('GET', '/recurring')).total).toBe(before);
+
+    const p = await rest('POST', '/recurring/from-invoice', { invoice_id: inv.body.id, frequency: 'weekly', start_date: '2999-01-01' });
+    expect(p.status).toBe(201);
+    expect(p.body).toMatchObject({ status: 'active', frequency: 'weekly', next_date: '2999-01-01', auto_send: false });
+    expect(p.body.template).toMatchObject({
+      customer_name: 'Monthly Customer',
+      customer_email: 'repeat@example.com',
+      title: 'Retainer',
+      notes: 'Thank you',
+    });
+    expect(p.body.template.items.map((i: { name: string }) => i.name)).toEqual(['Hosting', 'Support']);
+    // nothing of the source invoice that must not repeat: its number, dates and status
+    for (const key of ['number', 'issue_date', 'due_date', 'status']) expect(p.body.template).not.toHaveProperty(key);
+    expect((await rest('DELETE', `/recurring/${p.body.id}`)).status).toBe(200);
+  });
 });
 
 describe('the generation job', () => {

@@ -181,6 +181,34 @@ describe('editing a role', () => {
     expect((await rest(users.billing_manager!, 'GET', '/roles')).status).toBe(403);
   });
 
+  it("the Team screen's routes: GET /team lists the users with their role; PUT /team/{login} gives another, audited, never the administrator's", async () => {
+    const admin = users.administrator!;
+    const team = (await rest(admin, 'GET', '/team?per_page=100')).body as Array<{ login: string; role: string; role_name: string }>;
+    expect(team.find((u) => u.login === 'billing-viewer')).toMatchObject({ role: 'billing_viewer', role_name: 'Billing viewer' });
+    // the customers' accounts are not the team
+    expect(team.some((u) => u.role === 'billing_client')).toBe(false);
+
+    const put = await rest(admin, 'PUT', '/team/author', { role: 'billing_accountant' });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ login: 'author', role: 'billing_accountant', role_name: 'Billing accountant' });
+    expect((await k.identity.users.byLogin('author'))!.role).toBe('billing_accountant');
+    const [entry] = await k.db.query<{ details: any; actor: string }>(
+      `select details, actor from billing_audit_log where action = 'user.set_role' order by id desc limit 1`,
+    );
+    expect(entry).toMatchObject({ actor: 'boss', details: { login: 'author', old: 'author', new: 'billing_accountant' } });
+
+    // refused, and nothing changes: the administrator's role, an administrator, an unknown role or user
+    expect((await rest(admin, 'PUT', '/team/author', { role: 'administrator' })).body.code).toBe('rest_invalid_param');
+    expect((await rest(admin, 'PUT', '/team/boss', { role: 'billing_sales' })).body.code).toBe('billing_invalid_argument');
+    expect((await rest(admin, 'PUT', '/team/author', { role: 'pilot' })).body.code).toBe('rest_invalid_param');
+    expect((await rest(admin, 'PUT', '/team/nobody-here', { role: 'billing_sales' })).status).toBe(404);
+    expect((await k.identity.users.byLogin('author'))!.role).toBe('billing_accountant');
+    expect((await k.identity.users.byLogin('boss'))!.role).toBe('administrator');
+    // a manager holds no bill_manage_team
+    expect((await rest(users.billing_manager!, 'PUT', '/team/author', { role: 'billing_manager' })).status).toBe(403);
+    expect((await rest(admin, 'PUT', '/team/author', { role: 'author' })).status).toBe(200);
+  });
+
   it('billing role list|grant|revoke (the real CLI), and the edit survives deactivation and comes back with the plugin', async () => {
     const grant = await billing(db.url, ['role', 'grant', 'billing_sales', 'bill_view_reports', '--format', 'json']);
     expect(grant.code).toBe(0);

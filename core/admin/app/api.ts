@@ -51,15 +51,22 @@ export interface Page<T> {
 }
 
 /** A REST call under /wp-json/billing/v1 with the page's `wp_rest` nonce. */
-export async function rest<T = any>(path: string, init: { method?: string; body?: unknown } = {}): Promise<{ data: T; headers: Headers }> {
+export async function rest<T = any>(
+  path: string,
+  init: { method?: string; body?: unknown; file?: { bytes: Blob; type: string } } = {},
+): Promise<{ data: T; headers: Headers }> {
   const root = (meta('billing-rest-root') || '/wp-json/').replace(/^https?:\/\/[^/]+/, '');
   let res: Response;
   try {
     res = await fetch(`${root}billing/v1${path}`, {
       method: init.method ?? 'GET',
       credentials: 'same-origin',
-      headers: { 'X-WP-Nonce': meta('billing-rest-nonce'), ...(init.body ? { 'Content-Type': 'application/json' } : {}) },
-      body: init.body ? JSON.stringify(init.body) : undefined,
+      headers: {
+        'X-WP-Nonce': meta('billing-rest-nonce'),
+        ...(init.file ? { 'Content-Type': init.file.type } : init.body ? { 'Content-Type': 'application/json' } : {}),
+      },
+      // a file goes as the raw body (what POST /einvoices/read takes), anything else as JSON
+      body: init.file ? init.file.bytes : init.body ? JSON.stringify(init.body) : undefined,
     });
   } catch {
     throw new ApiError('network', 'The service could not be reached. Check the connection and try again.');

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ajax, ApiError, rest, restPage } from './api.ts';
-import { Busy, can, money, Notice, Pager, StatusBadge, type Props } from './ui.tsx';
+import { Busy, can, DataTable, money, Notice, StatusBadge, type Props } from './ui.tsx';
 
 export type Kind = 'invoice' | 'quote';
 
@@ -238,96 +238,82 @@ export function DocumentList({ props, kind }: { props: Props; kind: Kind }) {
           </ul>
         </div>
       )}
-      {!data && !error && <Busy text="Loading…" />}
-      {data && data.items.length === 0 && (
-        <div class="billing-empty">
-          {filtered ? (
+      <DataTable<Doc>
+        data={data}
+        error={error}
+        caption={`${Title}s`}
+        page={page}
+        onPage={setPage}
+        empty={
+          filtered ? (
             <p>No {plural} match these filters. Clear the search or choose another status.</p>
           ) : (
             <p>
               There are no {plural} yet.{' '}
               {canCreate ? <a href={`/wp-admin/${kind}.php`}>Create the first {kind}</a> : `Nothing to show until someone creates one.`}
             </p>
-          )}
-        </div>
-      )}
-      {data && data.items.length > 0 && (
-        <div class="billing-table-wrap">
-          <table class="billing-table">
-            <caption class="screen-reader-text">{Title}s</caption>
-            <thead>
-              <tr>
-                {(canSend || canTrash) && (
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label="Select all on this page"
-                      checked={data.items.every((d) => selected.has(d.id))}
-                      onChange={(e) =>
-                        setSelected((e.target as HTMLInputElement).checked ? new Set(data.items.map((d) => d.id)) : new Set())
-                      }
-                    />
-                  </td>
-                )}
-                {sortHeader('number', 'Number')}
-                <th scope="col">Customer</th>
-                <th scope="col">Status</th>
-                {sortHeader('date', 'Date')}
-                {kind === 'invoice' && sortHeader('due_date', 'Due date')}
-                {sortHeader('total', 'Total')}
-                {kind === 'invoice' && <th scope="col">Amount due</th>}
-                <th scope="col">PDF</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((d) => {
-                const r = results.get(d.id);
-                return (
-                  <tr>
-                    {(canSend || canTrash) && (
-                      <td>
-                        <input
-                          type="checkbox"
-                          aria-label={`Select ${d.number}`}
-                          checked={selected.has(d.id)}
-                          onChange={() => toggle(d.id)}
-                        />
-                      </td>
-                    )}
-                    <td>
-                      <a href={`/wp-admin/${kind}.php?id=${d.id}`}>{d.number}</a>
-                      {d.title && <div class="billing-sub">{d.title}</div>}
-                      {r && <div class={r.ok ? 'billing-row-ok' : 'billing-row-failed'}>{r.text}</div>}
-                    </td>
-                    <td>
-                      {customerName(d) || '—'}
-                      <div class="billing-sub">{customerEmail(d)}</div>
-                    </td>
-                    <td>
-                      <StatusBadge status={d.status} overdue={d.overdue} />
-                    </td>
-                    <td>{d.issue_date}</td>
-                    {kind === 'invoice' && <td>{d.due_date}</td>}
-                    <td class="num">{money(d.totals.total, d.currency)}</td>
-                    {kind === 'invoice' && <td class="num">{money(d.totals.due, d.currency)}</td>}
-                    <td>
-                      <button
-                        type="button"
-                        class="button-link"
-                        aria-label={`PDF of ${d.number}`}
-                        onClick={() => openPdf(kind, d.id).catch((e) => setError(e.message))}
-                      >
-                        PDF
-                      </button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {data && <Pager page={page} pages={data.pages} total={data.total} onPage={setPage} />}
+          )
+        }
+        columns={[
+          (canSend || canTrash) && {
+            label: 'Select',
+            head: (
+              <td>
+                <input
+                  type="checkbox"
+                  aria-label="Select all on this page"
+                  checked={!!data && data.items.every((d) => selected.has(d.id))}
+                  onChange={(e) => setSelected((e.target as HTMLInputElement).checked ? new Set(data!.items.map((d) => d.id)) : new Set())}
+                />
+              </td>
+            ),
+            cell: (d) => (
+              <input type="checkbox" aria-label={`Select ${d.number}`} checked={selected.has(d.id)} onChange={() => toggle(d.id)} />
+            ),
+          },
+          {
+            label: 'Number',
+            head: sortHeader('number', 'Number'),
+            cell: (d) => {
+              const r = results.get(d.id);
+              return (
+                <>
+                  <a href={`/wp-admin/${kind}.php?id=${d.id}`}>{d.number}</a>
+                  {d.title && <div class="billing-sub">{d.title}</div>}
+                  {r && <div class={r.ok ? 'billing-row-ok' : 'billing-row-failed'}>{r.text}</div>}
+                </>
+              );
+            },
+          },
+          {
+            label: 'Customer',
+            cell: (d) => (
+              <>
+                {customerName(d) || '—'}
+                <div class="billing-sub">{customerEmail(d)}</div>
+              </>
+            ),
+          },
+          { label: 'Status', cell: (d) => <StatusBadge status={d.status} overdue={d.overdue} /> },
+          { label: 'Date', head: sortHeader('date', 'Date'), cell: (d) => d.issue_date },
+          kind === 'invoice' && { label: 'Due date', head: sortHeader('due_date', 'Due date'), cell: (d) => d.due_date },
+          { label: 'Total', head: sortHeader('total', 'Total'), num: true, cell: (d) => money(d.totals.total, d.currency) },
+          kind === 'invoice' && { label: 'Amount due', num: true, cell: (d) => money(d.totals.due, d.currency) },
+          {
+            label: 'PDF',
+            cell: (d) => (
+              <button
+                type="button"
+                class="button-link"
+                aria-label={`PDF of ${d.number}`}
+                onClick={() => openPdf(kind, d.id).catch((e) => setError(e.message))}
+              >
+                PDF
+              </button>
+            ),
+          },
+        ]}
+      />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import './style.css';
 import { Builder } from './builder.tsx';
 import { DocumentList } from './documents.tsx';
 import { AuditLog, Clients, Dashboard, Payments, Reports, Settings } from './screens.tsx';
+import { ResourceScreen, UploadScreen } from './resource.tsx';
 import type { Props } from './ui.tsx';
 
 /** The component of each screen the server's shell names (core/admin/app-screens.ts). */
@@ -18,6 +19,9 @@ const SCREENS: Record<string, (p: { props: Props }) => any> = {
   settings: Settings,
   options: Settings,
   audit: AuditLog,
+  // the screens plugins declare as data (core/admin/resource-screen.ts)
+  resource: ResourceScreen as (p: { props: Props }) => any,
+  upload: UploadScreen as (p: { props: Props }) => any,
 };
 
 const mount = document.getElementById('billing-app');

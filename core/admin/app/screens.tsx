@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ajax, ApiError, restPage, type Page } from './api.ts';
 import { customerName, type Doc } from './documents.tsx';
-import { Busy, can, Field, money, Notice, Pager, StatusBadge, type Props } from './ui.tsx';
+import { Busy, can, DataTable, Field, money, Notice, StatusBadge, type Column, type Props } from './ui.tsx';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -136,6 +136,7 @@ export function Payments({ props }: { props: Props }) {
   const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [reload, setReload] = useState(0);
   const [refund, setRefund] = useState<Payment | null>(null);
+  const [recording, setRecording] = useState(false);
   useEffect(() => {
     restPage<Payment>('/payments', { page, per_page: 20, status }).then(setData, (e: ApiError) =>
       setNotice({ kind: 'error', text: e.message }),
@@ -151,83 +152,207 @@ export function Payments({ props }: { props: Props }) {
       setNotice({ kind: 'error', text: e instanceof Error ? e.message : String(e) });
     }
   };
+  const columns: Array<Column<Payment> | false> = [
+    { label: 'Reference', cell: (p) => p.reference },
+    { label: 'Invoice', cell: (p) => <a href={`/wp-admin/invoice.php?id=${p.invoice_id}`}>#{p.invoice_id}</a> },
+    { label: 'Date', cell: (p) => p.date },
+    { label: 'Method', cell: (p) => p.method.replace(/_/g, ' ') },
+    { label: 'Status', cell: (p) => <StatusBadge status={p.status} /> },
+    { label: 'Amount', num: true, cell: (p) => money(p.amount, p.currency) },
+    { label: 'Refunded', num: true, cell: (p) => (p.refunded ? money(p.refunded, p.currency) : '') },
+    {
+      label: 'Actions',
+      cell: (p) => (
+        <>
+          {p.status === 'pending' && can(props, 'bill_record_payment') && (
+            <button
+              type="button"
+              onClick={() => act(() => ajax('billing_complete_payment', { payment_id: p.id }), `${p.reference} is completed.`)}
+            >
+              Mark {p.reference} received
+            </button>
+          )}
+          {p.status === 'completed' && can(props, 'bill_refund_payment') && (
+            <button type="button" onClick={() => setRefund(p)}>
+              Refund {p.reference}
+            </button>
+          )}
+        </>
+      ),
+    },
+  ];
   return (
     <div>
-      <p class="billing-sub">Record a payment from its invoice (Invoices → the invoice → Record payment).</p>
-      <div class="billing-filters">
-        <label for="pay-status">Status</label>
-        <select
-          id="pay-status"
-          value={status}
-          onChange={(e) => {
-            setStatus((e.target as HTMLSelectElement).value);
-            setPage(1);
-          }}
-        >
-          <option value="">All statuses</option>
-          {['pending', 'completed', 'failed', 'refunded', 'cancelled'].map((s) => (
-            <option value={s}>{s}</option>
-          ))}
-        </select>
+      <div class="billing-toolbar">
+        {can(props, 'bill_record_payment') && (
+          <button type="button" class="button-primary" aria-expanded={recording} onClick={() => setRecording(!recording)}>
+            Record payment
+          </button>
+        )}
+        <div class="billing-filters">
+          <label for="pay-status">Status</label>
+          <select
+            id="pay-status"
+            value={status}
+            onChange={(e) => {
+              setStatus((e.target as HTMLSelectElement).value);
+              setPage(1);
+            }}
+          >
+            <option value="">All statuses</option>
+            {['pending', 'completed', 'failed', 'refunded', 'cancelled'].map((s) => (
+              <option value={s}>{s}</option>
+            ))}
+          </select>
+        </div>
       </div>
       {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
-      {!data && <Busy text="Loading…" />}
-      {data && data.items.length === 0 && (
-        <p class="billing-empty">No payments {status ? `with status ${status}` : 'yet'}. Payments appear here when an invoice is paid.</p>
+      {recording && (
+        <RecordPaymentForm
+          onCancel={() => setRecording(false)}
+          onDone={(text) => {
+            setRecording(false);
+            setNotice({ kind: 'ok', text });
+            setReload(reload + 1);
+          }}
+        />
       )}
-      {data && data.items.length > 0 && (
-        <div class="billing-table-wrap">
-          <table class="billing-table">
-            <thead>
-              <tr>
-                <th scope="col">Reference</th>
-                <th scope="col">Invoice</th>
-                <th scope="col">Date</th>
-                <th scope="col">Method</th>
-                <th scope="col">Status</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Refunded</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((p) => (
-                <tr>
-                  <td>{p.reference}</td>
-                  <td>
-                    <a href={`/wp-admin/invoice.php?id=${p.invoice_id}`}>#{p.invoice_id}</a>
-                  </td>
-                  <td>{p.date}</td>
-                  <td>{p.method.replace(/_/g, ' ')}</td>
-                  <td>
-                    <StatusBadge status={p.status} />
-                  </td>
-                  <td class="num">{money(p.amount, p.currency)}</td>
-                  <td class="num">{p.refunded ? money(p.refunded, p.currency) : ''}</td>
-                  <td>
-                    {p.status === 'pending' && can(props, 'bill_record_payment') && (
-                      <button
-                        type="button"
-                        onClick={() => act(() => ajax('billing_complete_payment', { payment_id: p.id }), `${p.reference} is completed.`)}
-                      >
-                        Mark {p.reference} received
-                      </button>
-                    )}
-                    {p.status === 'completed' && can(props, 'bill_refund_payment') && (
-                      <button type="button" onClick={() => setRefund(p)}>
-                        Refund {p.reference}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {data && <Pager page={page} pages={data.pages} total={data.total} onPage={setPage} />}
+      <DataTable
+        data={data}
+        columns={columns}
+        caption="Payments"
+        empty={`No payments ${status ? `with status ${status}` : 'yet'}. Record one with Record payment, or wait for a customer to pay online.`}
+        page={page}
+        onPage={setPage}
+      />
       {refund && <RefundForm payment={refund} onDone={act} />}
     </div>
+  );
+}
+
+interface InvoiceHit {
+  id: number;
+  number: string;
+  customer: string;
+  total: number;
+  due: number;
+  currency: string;
+  status: string;
+}
+
+/** A payment for any invoice: found by its number or customer, the amount due proposed, errors next to their fields. */
+function RecordPaymentForm({ onDone, onCancel }: { onDone: (text: string) => void; onCancel: () => void }) {
+  const [term, setTerm] = useState('');
+  const [hits, setHits] = useState<InvoiceHit[]>([]);
+  const [invoice, setInvoice] = useState<InvoiceHit | null>(null);
+  const [f, setF] = useState({ amount: '', method: 'bank_transfer', date: today(), transaction_id: '', notes: '' });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    const t = setTimeout(() => {
+      ajax<InvoiceHit[]>('billing_search_invoices', { term }).then(
+        (r) => setHits(r.filter((i) => i.due > 0 && i.status !== 'draft' && i.status !== 'cancelled')),
+        () => setHits([]),
+      );
+    }, 200);
+    return () => clearTimeout(t);
+  }, [term]);
+  const set = (k: keyof typeof f) => (e: Event) => setF({ ...f, [k]: (e.target as HTMLInputElement).value });
+  async function save(e: Event) {
+    e.preventDefault();
+    setErrors({});
+    setError('');
+    if (!invoice) {
+      setErrors({ invoice_id: 'Choose the invoice that was paid.' });
+      return;
+    }
+    setBusy(true);
+    try {
+      const r = await ajax<{ payment: Payment }>('billing_record_payment', {
+        invoice_id: invoice.id,
+        status: 'completed',
+        amount: f.amount,
+        method: f.method,
+        date: f.date || undefined,
+        transaction_id: f.transaction_id || undefined,
+        notes: f.notes || undefined,
+      });
+      onDone(`Payment ${r.payment.reference} of ${money(r.payment.amount, r.payment.currency)} recorded on ${invoice.number}.`);
+    } catch (err) {
+      if (err instanceof ApiError) setErrors(err.params);
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <form class="billing-panel" aria-label="Record a payment" onSubmit={save} noValidate>
+      <h2>Record a payment</h2>
+      {error && <Notice kind="error">{error}</Notice>}
+      <div class="billing-grid">
+        <Field
+          id="rp-invoice"
+          label="Invoice"
+          error={errors.invoice_id}
+          hint="Type a number or a customer's name; invoices with an amount due are listed."
+        >
+          <input
+            id="rp-invoice"
+            type="search"
+            autocomplete="off"
+            value={term}
+            onInput={(e) => setTerm((e.target as HTMLInputElement).value)}
+          />
+        </Field>
+        <Field id="rp-choice" label="Invoice paid">
+          <select
+            id="rp-choice"
+            value={invoice ? String(invoice.id) : ''}
+            onChange={(e) => {
+              const chosen = hits.find((h) => String(h.id) === (e.target as HTMLSelectElement).value) ?? null;
+              setInvoice(chosen);
+              if (chosen) setF({ ...f, amount: String(chosen.due) });
+            }}
+          >
+            <option value="">{hits.length ? 'Choose an invoice…' : 'No invoice with an amount due matches'}</option>
+            {hits.map((h) => (
+              <option value={String(h.id)}>
+                {h.number} · {h.customer} · due {money(h.due, h.currency)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id="rp-amount" label={`Amount${invoice ? ` (${invoice.currency})` : ''}`} error={errors.amount}>
+          <input id="rp-amount" inputMode="decimal" value={f.amount} onInput={set('amount')} />
+        </Field>
+        <Field id="rp-method" label="Method" error={errors.method}>
+          <select id="rp-method" value={f.method} onChange={set('method')}>
+            <option value="bank_transfer">Bank transfer</option>
+            <option value="cheque">Cheque</option>
+            <option value="cash">Cash</option>
+            <option value="manual">Other (manual)</option>
+          </select>
+        </Field>
+        <Field id="rp-date" label="Date received" error={errors.date}>
+          <input id="rp-date" type="date" value={f.date} onInput={set('date')} />
+        </Field>
+        <Field
+          id="rp-ref"
+          label="Bank reference"
+          error={errors.transaction_id}
+          hint="The bank's or cheque's reference; recording it twice on one invoice records once."
+        >
+          <input id="rp-ref" value={f.transaction_id} onInput={set('transaction_id')} />
+        </Field>
+      </div>
+      <button type="submit" class="button-primary" disabled={busy}>
+        {busy ? 'Recording…' : 'Save payment'}
+      </button>{' '}
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </form>
   );
 }
 
@@ -352,52 +477,37 @@ export function Clients({ props }: { props: Props }) {
           </button>
         </form>
       )}
-      {!data && <Busy text="Loading…" />}
-      {data && data.items.length === 0 && (
-        <p class="billing-empty">
-          {search ? 'No client matches this search.' : editable ? 'No clients yet. Add one with New client.' : 'No clients yet.'}
-        </p>
-      )}
-      {data && data.items.length > 0 && (
-        <div class="billing-table-wrap">
-          <table class="billing-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Company</th>
-                <th scope="col">Country</th>
-                <th scope="col">Invoices</th>
-                <th scope="col">Invoiced</th>
-                <th scope="col">Due</th>
-                {editable && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((c) => (
-                <tr>
-                  <td>
-                    <a href={`/wp-admin/invoices.php?client_id=${c.id}`}>{c.name}</a>
-                    <div class="billing-sub">{c.email}</div>
-                  </td>
-                  <td>{c.company}</td>
-                  <td>{c.country}</td>
-                  <td>{c.counts.invoices}</td>
-                  <td class="num">{money(c.totals.invoiced, props.currency)}</td>
-                  <td class="num">{money(c.totals.due, props.currency)}</td>
-                  {editable && (
-                    <td>
-                      <button type="button" onClick={() => setEditing(c)}>
-                        Edit {c.name}
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {data && <Pager page={page} pages={data.pages} total={data.total} onPage={setPage} />}
+      <DataTable
+        data={data}
+        caption="Clients"
+        empty={search ? 'No client matches this search.' : editable ? 'No clients yet. Add one with New client.' : 'No clients yet.'}
+        page={page}
+        onPage={setPage}
+        columns={[
+          {
+            label: 'Name',
+            cell: (c) => (
+              <>
+                <a href={`/wp-admin/invoices.php?client_id=${c.id}`}>{c.name}</a>
+                <div class="billing-sub">{c.email}</div>
+              </>
+            ),
+          },
+          { label: 'Company', cell: (c) => c.company },
+          { label: 'Country', cell: (c) => c.country },
+          { label: 'Invoices', cell: (c) => c.counts.invoices },
+          { label: 'Invoiced', num: true, cell: (c) => money(c.totals.invoiced, props.currency) },
+          { label: 'Due', num: true, cell: (c) => money(c.totals.due, props.currency) },
+          editable && {
+            label: 'Actions',
+            cell: (c) => (
+              <button type="button" onClick={() => setEditing(c)}>
+                Edit {c.name}
+              </button>
+            ),
+          },
+        ]}
+      />
     </div>
   );
 }
@@ -525,35 +635,26 @@ export function AuditLog(_: { props: Props }) {
         </select>
       </div>
       {error && <Notice kind="error">{error}</Notice>}
-      {!data && !error && <Busy text="Loading…" />}
-      {data && data.items.length === 0 && <p class="billing-empty">Nothing recorded yet.</p>}
-      {data && data.items.length > 0 && (
-        <div class="billing-table-wrap">
-          <table class="billing-table">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">Object</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((a) => (
-                <tr>
-                  <td>{a.at}</td>
-                  <td>{a.actor}</td>
-                  <td>{a.action}</td>
-                  <td>{a.object_type ? `${a.object_type} ${a.object_id ?? ''}` : ''}</td>
-                  <td class="billing-details">{a.details && Object.keys(a.details as object).length ? JSON.stringify(a.details) : ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {data && <Pager page={page} pages={data.pages} total={data.total} onPage={setPage} />}
+      <DataTable
+        data={data}
+        error={error}
+        caption="Audit log"
+        empty="Nothing recorded yet."
+        page={page}
+        onPage={setPage}
+        columns={[
+          { label: 'When', cell: (a) => a.at },
+          { label: 'Who', cell: (a) => a.actor },
+          { label: 'What', cell: (a) => a.action },
+          { label: 'Object', cell: (a) => (a.object_type ? `${a.object_type} ${a.object_id ?? ''}` : '') },
+          {
+            label: 'Details',
+            cell: (a) => (
+              <span class="billing-details">{a.details && Object.keys(a.details as object).length ? JSON.stringify(a.details) : ''}</span>
+            ),
+          },
+        ]}
+      />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import type { Page } from './api.ts';
 import { formatMoney } from '../../display/format.ts';
 
 export interface Props {
@@ -72,4 +73,87 @@ export function Busy({ text }: { text: string }) {
       <span class="billing-spinner" aria-hidden="true"></span> {text}
     </p>
   );
+}
+
+/** One column of a list: its heading (or a whole heading cell, for sorting and select-all) and its cell. */
+export interface Column<T> {
+  label: string;
+  /** Replaces the `<th>` (a sort button, a select-all box). */
+  head?: ComponentChildren;
+  cell: (row: T) => ComponentChildren;
+  /** Right-aligned figures. */
+  num?: boolean;
+}
+
+/**
+ * Every list of the app: a loading line, the empty state (what to do next), the table and its pager.
+ * `data` null while loading; `empty` is shown when there are no rows.
+ */
+export function DataTable<T>(p: {
+  data: Page<T> | null;
+  columns: Array<Column<T> | false>;
+  empty: ComponentChildren;
+  caption?: string;
+  error?: string;
+  page?: number;
+  onPage?: (page: number) => void;
+}) {
+  const columns = p.columns.filter((c): c is Column<T> => c !== false);
+  if (!p.data) return p.error ? null : <Busy text="Loading…" />;
+  return (
+    <>
+      {p.data.items.length === 0 ? (
+        <div class="billing-empty">{typeof p.empty === 'string' ? <p>{p.empty}</p> : p.empty}</div>
+      ) : (
+        <div class="billing-table-wrap">
+          <table class="billing-table">
+            {p.caption && <caption class="screen-reader-text">{p.caption}</caption>}
+            <thead>
+              <tr>
+                {columns.map(
+                  (c) =>
+                    c.head ?? (
+                      <th scope="col" class={c.num ? 'num' : undefined}>
+                        {c.label}
+                      </th>
+                    ),
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              {p.data.items.map((row) => (
+                <tr>
+                  {columns.map((c) => (
+                    <td class={c.num ? 'num' : undefined} data-label={c.label}>
+                      {c.cell(row)}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {/* the empty state says it all: no "0 items" under it */}
+      {p.onPage && p.data.items.length > 0 && <Pager page={p.page ?? 1} pages={p.data.pages} total={p.data.total} onPage={p.onPage} />}
+    </>
+  );
+}
+
+/** `key` of `row`, with dots for nested values (`template.customer_name`). */
+export function valueAt(row: unknown, key: string): unknown {
+  let v: any = row;
+  for (const part of key.split('.')) v = v === null || v === undefined ? undefined : v[part];
+  return v;
+}
+
+/** `{key}` in `template` replaced by the values of the first source that has them. */
+export function fill(template: string, ...sources: unknown[]): string {
+  return template.replace(/\{([\w.]+)\}/g, (_m, key: string) => {
+    for (const s of sources) {
+      const v = valueAt(s, key);
+      if (v !== undefined && v !== null) return String(v);
+    }
+    return '';
+  });
 }

@@ -1,0 +1,80 @@
+// The Recurring screen, declared as data: the profiles with their next run, pause / resume / delete,
+// and a profile made from an existing invoice. The core's resource screen draws it (docs/admin.md).
+import { resourceScreen, type ArgSchema } from '../../core/plugin-api.ts';
+import { PROFILE_ARGS } from './profiles.ts';
+
+/** `POST /recurring/from-invoice`: the schedule of PROFILE_ARGS, the template taken from an invoice. */
+export const FROM_INVOICE_ARGS: Record<string, ArgSchema> = {
+  invoice_id: {
+    type: 'integer',
+    minimum: 1,
+    required: true,
+    title: 'Invoice id',
+    description: "The invoice to repeat: the id in its screen's address (invoice.php?id=…).",
+  },
+  frequency: { ...PROFILE_ARGS.frequency!, required: true },
+  start_date: { ...PROFILE_ARGS.start_date!, required: true, title: 'First invoice on', description: 'Y-m-d, site timezone.' },
+  auto_send: { ...PROFILE_ARGS.auto_send!, title: 'E-mail each invoice to the customer', description: 'Sending issues it.' },
+  end: PROFILE_ARGS.end!,
+};
+
+const CHANGE = 'bill_create_invoice';
+
+export const recurringScreen = resourceScreen({
+  slug: 'recurring.php',
+  title: 'Recurring',
+  capability: 'bill_view_invoices',
+  order: 15,
+  description: 'Invoices generated on a schedule, one per period; the job runs every hour.',
+  list: {
+    route: '/recurring',
+    rowLabel: 'profile {id}',
+    empty: 'No recurring invoices yet. Make one from an invoice with "Repeat an invoice".',
+    columns: [
+      { key: 'id', label: 'Profile' },
+      { key: 'template.customer_name', label: 'Customer' },
+      { key: 'template.title', label: 'Title' },
+      { key: 'frequency', label: 'Every' },
+      { key: 'next_date', label: 'Next invoice' },
+      { key: 'generated_count', label: 'Generated' },
+      { key: 'last_invoice_id', label: 'Last invoice', link: '/wp-admin/invoice.php?id={last_invoice_id}' },
+      { key: 'status', label: 'Status', format: 'status' },
+      { key: 'last_error.message', label: 'Last error' },
+    ],
+  },
+  actions: [
+    {
+      label: 'Pause',
+      method: 'POST',
+      route: '/recurring/{id}/pause',
+      capability: CHANGE,
+      when: { status: ['active'] },
+      done: 'Profile {id} is paused.',
+    },
+    {
+      label: 'Resume',
+      method: 'POST',
+      route: '/recurring/{id}/resume',
+      capability: CHANGE,
+      when: { status: ['paused'] },
+      done: 'Profile {id} is active again; next invoice on {next_date}.',
+    },
+    {
+      label: 'Delete',
+      method: 'DELETE',
+      route: '/recurring/{id}',
+      capability: CHANGE,
+      confirm: 'Delete profile {id}? Its invoices stay.',
+      done: 'Profile {id} is deleted.',
+    },
+  ],
+  create: {
+    label: 'Repeat an invoice',
+    route: '/recurring/from-invoice',
+    capability: CHANGE,
+    // `end` stays "never" here: a JSON rule is not a form field (PUT /recurring/{id} changes it)
+    fields: (({ end: _end, ...f }) => f)(FROM_INVOICE_ARGS),
+    submit: 'Create recurring profile',
+    done: 'Profile {id} created; first invoice on {next_date}.',
+  },
+});
