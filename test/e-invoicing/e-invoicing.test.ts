@@ -13,7 +13,7 @@ import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { readEinvoice } from '../../plugins/e-invoicing/reader.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { CII_SCHEMA, EN16931_DIR, en16931Fatal } from '../helpers/en16931.ts';
+import { CII_SCHEMA, EN16931_DIR, en16931Fatal, warmEn16931 } from '../helpers/en16931.ts';
 import { bootKernel, eventually } from '../helpers/kernel.ts';
 import { makeUser, type TestUser } from '../identity/support.ts';
 
@@ -67,6 +67,7 @@ async function setOptions(values: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
+  warmEn16931();
   db = await freshDatabase();
   k = await bootKernel(db.url);
   admin = await makeUser(k, 'boss', 'administrator');
@@ -78,7 +79,7 @@ beforeAll(async () => {
     const user = await k.identity.users.create({ ...c, email: `${c.login}@example.com`, role: 'billing_client' }, CLI);
     clientIds.push(user.id);
   }
-});
+}, 300_000); // a first compile of the official rules takes seconds each, minutes on a loaded machine
 
 afterAll(async () => {
   await k?.stop();

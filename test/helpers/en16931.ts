@@ -52,6 +52,16 @@ function stylesheet(syntax: 'ubl' | 'cii'): unknown {
   return parsed;
 }
 
+/**
+ * Compiles (or loads) both stylesheets now. A first compile blocks this process for seconds (more on a
+ * loaded machine): done before a test opens its HTTP connections, it cannot leave a keep-alive
+ * connection idle past the server's timeout and have it reset under the next request.
+ */
+export function warmEn16931(): void {
+  stylesheet('ubl');
+  stylesheet('cii');
+}
+
 export interface FailedAssert {
   id: string;
   flag: string;
