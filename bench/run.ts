@@ -11,6 +11,7 @@ import { payments } from './scenarios/payments.ts';
 import { pdf } from './scenarios/pdf.ts';
 import { recurring } from './scenarios/recurring.ts';
 import { reminders } from './scenarios/reminders.ts';
+import { scale } from './scenarios/scale.ts';
 import { screens } from './scenarios/screens.ts';
 import { webhooks } from './scenarios/webhooks.ts';
 
@@ -27,6 +28,7 @@ const SCENARIOS: Scenario[] = [
   recurring,
   reminders,
   screens,
+  scale,
 ];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
