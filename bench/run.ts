@@ -7,6 +7,7 @@ import { einvoice } from './scenarios/einvoice.ts';
 import { foundation } from './scenarios/foundation.ts';
 import { gateways } from './scenarios/gateways.ts';
 import { mail } from './scenarios/mail.ts';
+import { memory } from './scenarios/memory.ts';
 import { payments } from './scenarios/payments.ts';
 import { pdf } from './scenarios/pdf.ts';
 import { recurring } from './scenarios/recurring.ts';
@@ -29,6 +30,7 @@ const SCENARIOS: Scenario[] = [
   reminders,
   screens,
   scale,
+  memory,
 ];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -57,8 +57,8 @@ export async function listDocuments(
   if (q.recurring_id !== undefined) where = where.where('recurring_id', '=', q.recurring_id);
   if (q.after) where = where.where('issue_date', '>', sql`${q.after}::date`);
   if (q.before) where = where.where('issue_date', '<', sql`${q.before}::date`);
+  const today = q.overdue !== undefined ? siteDate(new Date(), await options.get('timezone')) : '';
   if (q.overdue !== undefined) {
-    const today = siteDate(new Date(), await options.get('timezone'));
     const overdue = sql<boolean>`(due_date < ${today}::date and due > 0 and status in (${sql.join(OPEN_STATUSES)}))`;
     where = where.where(q.overdue ? overdue : sql<boolean>`not ${overdue}`);
   }
@@ -73,7 +73,19 @@ export async function listDocuments(
   const orderby = q.orderby ?? 'date';
   let offset = (q.page - 1) * q.per_page;
   let total: number;
-  if (answeredByCounts(q)) {
+  if (q.overdue === true && answeredByCounts({ ...q, overdue: undefined })) {
+    // exact, from the open documents per due date the same trigger keeps
+    const open = q.status?.length ? q.status.filter((s) => OPEN_STATUSES.includes(s)) : OPEN_STATUSES;
+    if (!open.length) return { items: [], total: 0 };
+    let counted = qb
+      .selectFrom('billing_document_open_due')
+      .where('kind', '=', kind)
+      .where('due_date', '<', sql`${today}::date`)
+      .where('status', 'in', open);
+    if (scope.created_by !== undefined) counted = counted.where('created_by', '=', scope.created_by);
+    [{ n: total }] = await run<{ n: number }>(db, counted.select(sql<number>`coalesce(sum(n), 0)::int`.as('n')));
+    if (total === 0 || offset >= total) return { items: [], total };
+  } else if (answeredByCounts(q)) {
     // exact, from the count table the documents' trigger keeps (core/documents/migrations.ts 0005)
     const months = await countedMonths(db, kind, q.status, scope.created_by);
     total = months.reduce((t, m) => t + m.n, 0);

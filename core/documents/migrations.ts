@@ -140,6 +140,18 @@ export const DOCUMENT_MIGRATIONS: Migration[] = [
         primary key (currency, day, shard)
       );
 
+      -- Live documents that can be overdue (an open status and something due) per due date, kept the same
+      -- way: the count of an overdue list (the dashboard's) is a sum over the days before today.
+      create table billing_document_open_due (
+        kind text not null,
+        status text not null,
+        created_by int not null,
+        due_date date not null,
+        shard int not null,
+        n bigint not null,
+        primary key (kind, status, created_by, due_date, shard)
+      );
+
       -- The row leaves its old key and joins its new one. One statement per table, its keys in a fixed
       -- order, so two transactions sharing a shard cannot take the same two rows in opposite orders.
       create function billing_documents_aggregate() returns trigger language plpgsql as $$
@@ -161,6 +173,22 @@ export const DOCUMENT_MIGRATIONS: Migration[] = [
          order by x.kind, x.status, x.created_by, x.month
         on conflict (kind, status, created_by, month, shard) do update set n = c.n + excluded.n;
 
+        insert into billing_document_open_due as o (kind, status, created_by, due_date, shard, n)
+        select x.kind, x.status, x.created_by, x.due_date, v_shard, sum(x.d)
+          from (
+            select old.kind as kind, old.status as status, coalesce(old.created_by, 0) as created_by, old.due_date as due_date, -1 as d
+             where tg_op <> 'INSERT' and old.trashed_at is null and old.due > 0 and old.due_date is not null
+               and old.status in ('available', 'partial', 'unpaid')
+            union all
+            select new.kind, new.status, coalesce(new.created_by, 0), new.due_date, 1
+             where tg_op <> 'DELETE' and new.trashed_at is null and new.due > 0 and new.due_date is not null
+               and new.status in ('available', 'partial', 'unpaid')
+          ) x
+         group by x.kind, x.status, x.created_by, x.due_date
+        having sum(x.d) <> 0
+         order by x.kind, x.status, x.created_by, x.due_date
+        on conflict (kind, status, created_by, due_date, shard) do update set n = o.n + excluded.n;
+
         insert into billing_invoice_days as i (currency, day, shard, invoiced, outstanding)
         select x.currency, x.day, v_shard, sum(x.invoiced), sum(x.outstanding)
           from (
@@ -179,10 +207,10 @@ export const DOCUMENT_MIGRATIONS: Migration[] = [
       end $$;
 
       create trigger billing_documents_aggregate
-        after insert or delete or update of kind, status, created_by, issue_date, trashed_at, currency, total, due
+        after insert or delete or update of kind, status, created_by, issue_date, due_date, trashed_at, currency, total, due
         on billing_documents for each row execute function billing_documents_aggregate();
 
-      -- Both tables recomputed from the documents: here for the rows that exist already, and for bulk loads
+      -- The three tables recomputed from the documents: here for the rows that exist already, and for bulk loads
       -- that ran with the trigger disabled. Writers wait while it runs.
       create function billing_rebuild_document_aggregates() returns void language plpgsql as $$
       begin
@@ -191,6 +219,12 @@ export const DOCUMENT_MIGRATIONS: Migration[] = [
         insert into billing_document_counts (kind, status, created_by, month, shard, n)
         select kind, status, coalesce(created_by, 0), date_trunc('month', issue_date::timestamp)::date, 0, count(*)
           from billing_documents where trashed_at is null group by 1, 2, 3, 4;
+        delete from billing_document_open_due;
+        insert into billing_document_open_due (kind, status, created_by, due_date, shard, n)
+        select kind, status, coalesce(created_by, 0), due_date, 0, count(*)
+          from billing_documents
+         where trashed_at is null and due > 0 and due_date is not null and status in ('available', 'partial', 'unpaid')
+         group by 1, 2, 3, 4;
         delete from billing_invoice_days;
         insert into billing_invoice_days (currency, day, shard, invoiced, outstanding)
         select currency, issue_date, 0, sum(total), sum(due)

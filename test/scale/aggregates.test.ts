@@ -44,6 +44,8 @@ async function invoice(k: Kernel, price: number, opts: { status?: string; curren
   return res.body;
 }
 
+const OVERDUE = `and due_date < (now() at time zone 'UTC')::date and due > 0 and status in ('available', 'partial', 'unpaid')`;
+
 /** Every list total the count table answers, on both instances, against count(*). */
 async function expectTotalsExact(): Promise<void> {
   const filters: Array<[string, string, unknown[]]> = [
@@ -52,6 +54,9 @@ async function expectTotalsExact(): Promise<void> {
     ['&status=available,paid', `and status in ('available', 'paid')`, []],
     ['&status=partial', `and status = 'partial'`, []],
     ['&status=cancelled', `and status = 'cancelled'`, []],
+    // the dashboard's overdue list (site timezone UTC here), from the open-documents-per-due-date table
+    ['&overdue=true', OVERDUE, []],
+    ['&overdue=true&status=partial,draft', `${OVERDUE} and status = 'partial'`, []],
   ];
   for (const [query, where, params] of filters) {
     const expected = await count(`kind = 'invoice' and trashed_at is null ${where}`, params);
@@ -110,12 +115,12 @@ describe('X-WP-Total from the count table', () => {
   });
 
   it('serves a deep page with the same rows as an OFFSET over the whole list, in either order and by status', async () => {
-    // 600 invoices over three years, inserted by SQL (the trigger keeps the counts for these as well)
+    // 1000 invoices over three years, inserted by SQL (the trigger keeps the counts for these as well)
     await a.db.query(
-      `insert into billing_documents (kind, number, status, currency, issue_date, total, due, access_key)
-       select 'invoice', 'SQL-' || g, (array['draft', 'available', 'paid'])[1 + g % 3], 'USD',
-              date '2023-01-01' + (g * 7) % 1095, 10, 10, 'k-' || g
-         from generate_series(1, 600) g`,
+      `insert into billing_documents (kind, number, status, currency, issue_date, due_date, total, due, access_key)
+       select 'invoice', 'SQL-' || g, (array['draft', 'available', 'paid', 'partial'])[1 + g % 4], 'USD',
+              date '2024-01-01' + (g * 7) % 1095, date '2024-01-31' + (g * 7) % 1095, 10, case when g % 4 = 2 then 0 else 10 end, 'k-' || g
+         from generate_series(1, 1000) g`,
     );
     const total = await count(`kind = 'invoice' and trashed_at is null`);
     for (const [query, where, order] of [
@@ -124,6 +129,7 @@ describe('X-WP-Total from the count table', () => {
       ['&status=available', `and status = 'available'`, 'desc'],
     ] as const) {
       const n = await count(`kind = 'invoice' and trashed_at is null ${where}`);
+      expect(n).toBeGreaterThan(210); // every page below is past the offset where the deep path starts
       for (const page of [21, Math.ceil(n / 10) - 1, Math.ceil(n / 10)]) {
         const res = await rest(page % 2 ? a : b, 'GET', `/invoices?per_page=10&page=${page}${query}`);
         expect(res.status).toBe(200);
@@ -135,13 +141,20 @@ describe('X-WP-Total from the count table', () => {
         expect({ page, query, ids: res.body.map((d: any) => d.id) }).toEqual({ page, query, ids: expected.map((r) => Number(r.id)) });
       }
     }
-    expect(total).toBeGreaterThan(600);
+    expect(total).toBeGreaterThan(1000);
     // the last page and past it, as WordPress answers them
     const last = await rest(a, 'GET', `/invoices?per_page=100&page=${Math.ceil(total / 100)}`);
     expect(last.body).toHaveLength(total % 100 || 100);
     expect(Number(last.total)).toBe(total);
     const past = await rest(b, 'GET', `/invoices?per_page=100&page=${Math.ceil(total / 100) + 1}`);
     expect({ status: past.status, code: past.body.code }).toEqual({ status: 400, code: 'billing_rest_invalid_page_number' });
+    await expectTotalsExact();
+    // a due date moved past today takes an invoice out of the overdue count, and back
+    const [{ id: due }] = await a.db.query<{ id: string }>(`select id from billing_documents where number = 'SQL-1'`);
+    await a.db.query(`update billing_documents set due_date = current_date + 400 where id = $1`, [due]);
+    await expectTotalsExact();
+    await a.db.query(`update billing_documents set due_date = date '2020-01-01', due = 3 where id = $1`, [due]);
+    await expectTotalsExact();
   });
 });
 

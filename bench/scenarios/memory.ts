@@ -1,0 +1,80 @@
+import { CLI } from '../../core/audit/audit.ts';
+import { measureHttp, type BenchEnv, type Comparison, type Measure, type Scenario } from '../harness.ts';
+import { seedScale } from './scale.ts';
+
+/** Requests in all (BENCH_MEMORY_REQUESTS); RSS is compared after 10 000 and after this many. */
+const REQUESTS = Number(process.env.BENCH_MEMORY_REQUESTS ?? 1_000_000);
+const FIRST = 10_000;
+
+const mb = (bytes: number) => bytes / 1024 / 1024;
+
+/**
+ * Issue 15 item 6: the service's resident memory after 1 000 000 requests is within 1.2× of what it is
+ * after 10 000, on 10 000 seeded invoices. The requests rotate over a read by id, a list page, a search,
+ * a deep page and a create (so caches, prepared statements, the log and the change feed all see traffic),
+ * sent by autocannon from its own process; the service runs in this one, whose RSS is read.
+ */
+export const memory: Scenario = {
+  name: 'memory',
+  description: `RSS after ${REQUESTS.toLocaleString('en')} requests vs after ${FIRST.toLocaleString('en')} (BENCH_MEMORY_REQUESTS)`,
+  async run(env: BenchEnv): Promise<Comparison[]> {
+    const db = await env.database();
+    const kernel = await env.kernel(db.url);
+    try {
+      await seedScale(kernel, 0, 10_000);
+      const user = await kernel.identity.users.create({ login: 'bench', email: 'bench@example.com', role: 'administrator' }, CLI);
+      const { password } = await kernel.identity.appPasswords.create(user, 'bench', CLI);
+      const headers = { authorization: `Basic ${Buffer.from(`bench:${password}`).toString('base64')}` };
+      const api = `${kernel.url}/wp-json/billing/v1`;
+      const loads = [
+        { url: `${api}/invoices/5001`, headers },
+        { url: `${api}/invoices?per_page=20`, headers },
+        { url: `${api}/invoices?search=inv-00012&per_page=20`, headers },
+        { url: `${api}/invoices?per_page=20&page=300`, headers },
+        {
+          url: `${api}/invoices`,
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ items: [{ name: 'Work', quantity: 1, price: 100 }], customer_name: 'Memory' }),
+        },
+      ];
+      let sent = 0;
+      let errors = 0;
+      const started = performance.now();
+      /** Sends `n` more requests, spread over the loads; answers the RSS after them. */
+      const send = async (n: number): Promise<number> => {
+        const each = Math.ceil(n / loads.length);
+        for (const l of loads) {
+          const m: Measure = await measureHttp({ ...l, amount: each, noWarmup: true }, env);
+          errors += m.errors;
+          sent += each;
+        }
+        return process.memoryUsage().rss;
+      };
+      const rssFirst = await send(FIRST);
+      console.log(`  after ${sent.toLocaleString('en')} requests: RSS ${mb(rssFirst).toFixed(0)} MB`);
+      let rss = rssFirst;
+      const step = Math.max(FIRST, Math.ceil(REQUESTS / 10));
+      while (sent < REQUESTS) {
+        rss = await send(Math.min(step, REQUESTS - sent));
+        console.log(
+          `  after ${sent.toLocaleString('en')} requests: RSS ${mb(rss).toFixed(0)} MB (${(rss / rssFirst).toFixed(2)}x), heap ${mb(process.memoryUsage().heapUsed).toFixed(0)} MB`,
+        );
+      }
+      const seconds = (performance.now() - started) / 1000;
+      const at = (bytes: number): Measure => ({ throughput: mb(bytes), p50: 0, p99: 0, unit: 'MB RSS', errors: 0 });
+      return [
+        {
+          scenario: `RSS after ${sent.toLocaleString('en')} requests`,
+          ours: at(rss),
+          baseline: at(rssFirst),
+          baselineName: `after ${FIRST.toLocaleString('en')}`,
+          note: `aim ≤ 1.2x; ${(sent / seconds).toFixed(0)} req/s over ${seconds.toFixed(0)} s${errors ? `; ${errors} errors` : ''}`,
+        },
+      ];
+    } finally {
+      await kernel.stop();
+      await db.close();
+    }
+  },
+};
