@@ -59,7 +59,9 @@ export async function listDocuments(
   if (q.before) where = where.where('issue_date', '<', sql`${q.before}::date`);
   const today = q.overdue !== undefined ? siteDate(new Date(), await options.get('timezone')) : '';
   if (q.overdue !== undefined) {
-    const overdue = sql<boolean>`(due_date < ${today}::date and due > 0 and status in (${sql.join(OPEN_STATUSES)}))`;
+    // the statuses as literals: the planner must see that billing_documents_open_list's predicate holds
+    const open = sql.join(OPEN_STATUSES.map((s) => sql.lit(s)));
+    const overdue = sql<boolean>`(due_date < ${today}::date and due > 0 and status in (${open}))`;
     where = where.where(q.overdue ? overdue : sql<boolean>`not ${overdue}`);
   }
   if (q.search) {
@@ -116,9 +118,10 @@ export async function listDocuments(
   const column = `billing_documents.${ORDER_COLUMNS[orderby]}`;
   const ordered = <T extends typeof where>(w: T) => w.orderBy(sql.ref(column), dir).orderBy(sql.ref('billing_documents.id'), dir) as T;
   // past the first pages, the rows skipped are read as ids only (from the list's index, without the
-  // table), and only the page's rows are fetched whole
+  // table), and only the page's rows are fetched whole; so is an overdue list, whose index holds the
+  // due date that passes over the open documents not yet due
   const rows =
-    offset >= DEEP_OFFSET
+    offset >= DEEP_OFFSET || q.overdue === true
       ? await run(
           db,
           ordered(

@@ -113,6 +113,11 @@ export const DOCUMENT_MIGRATIONS: Migration[] = [
       create index billing_documents_client_list on billing_documents (client_id, kind, issue_date desc, id desc)
         where trashed_at is null;
 
+      -- the overdue list (the dashboard's) in the list's order over open documents only, with the due date
+      -- in the index so that the rows not yet due are passed over without reading the table
+      create index billing_documents_open_list on billing_documents (kind, issue_date desc, id desc) include (due_date)
+        where trashed_at is null and due > 0 and status in ('available', 'partial', 'unpaid');
+
       -- How many live (untrashed) documents there are per kind, status, creator and month of issue, kept by
       -- the trigger below in the transaction that changes a document: X-WP-Total of an unfiltered (or
       -- status-filtered) list is a sum over a few hundred rows instead of a count over every document, and a
