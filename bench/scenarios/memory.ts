@@ -65,9 +65,10 @@ export const memory: Scenario = {
         }
         const raw = process.memoryUsage().rss;
         collect();
-        const kept = process.memoryUsage().rss;
+        const u = process.memoryUsage();
+        const kept = u.rss;
         console.log(
-          `  after ${sent.toLocaleString('en')} requests: RSS ${mb(raw).toFixed(0)} MB, after a full GC ${mb(kept).toFixed(0)} MB, heap ${mb(process.memoryUsage().heapUsed).toFixed(0)} MB`,
+          `  after ${sent.toLocaleString('en')} requests: RSS ${mb(raw).toFixed(0)} MB, after a full GC ${mb(kept).toFixed(0)} MB (heap ${mb(u.heapUsed).toFixed(0)} MB of ${mb(u.heapTotal).toFixed(0)}, external ${mb(u.external).toFixed(0)} MB, array buffers ${mb(u.arrayBuffers).toFixed(0)} MB)`,
         );
         return { raw, kept };
       };

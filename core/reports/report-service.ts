@@ -135,7 +135,7 @@ const REPORT_SQL = `
          (sum(invoiced) over ())::text as total_invoiced,
          (sum(paid) over ())::text as total_paid,
          (sum(outstanding) over ())::text as total_outstanding,
-         billing_site_timezone() as days_tz
+         (select billing_site_timezone()) as days_tz
     from report
    order by sort`;
 
