@@ -163,51 +163,62 @@ export const DOCUMENT_MIGRATIONS: Migration[] = [
       declare
         v_shard int := pg_backend_pid() % 16;
       begin
-        insert into billing_document_counts as c (kind, status, created_by, month, shard, n)
-        select x.kind, x.status, x.created_by, x.month, v_shard, sum(x.d)
-          from (
-            select old.kind as kind, old.status as status, coalesce(old.created_by, 0) as created_by,
-                   date_trunc('month', old.issue_date::timestamp)::date as month, -1 as d
-             where tg_op <> 'INSERT' and old.trashed_at is null
-            union all
-            select new.kind, new.status, coalesce(new.created_by, 0), date_trunc('month', new.issue_date::timestamp)::date, 1
-             where tg_op <> 'DELETE' and new.trashed_at is null
-          ) x
-         group by x.kind, x.status, x.created_by, x.month
-        having sum(x.d) <> 0
-         order by x.kind, x.status, x.created_by, x.month
-        on conflict (kind, status, created_by, month, shard) do update set n = c.n + excluded.n;
+        -- an update that changes none of a table's key or figures leaves it alone (a payment changes an
+        -- invoice's due, not its count)
+        if tg_op <> 'UPDATE' or (old.kind, old.status, old.created_by, date_trunc('month', old.issue_date::timestamp), old.trashed_at is null)
+            is distinct from (new.kind, new.status, new.created_by, date_trunc('month', new.issue_date::timestamp), new.trashed_at is null) then
+          insert into billing_document_counts as c (kind, status, created_by, month, shard, n)
+          select x.kind, x.status, x.created_by, x.month, v_shard, sum(x.d)
+            from (
+              select old.kind as kind, old.status as status, coalesce(old.created_by, 0) as created_by,
+                     date_trunc('month', old.issue_date::timestamp)::date as month, -1 as d
+               where tg_op <> 'INSERT' and old.trashed_at is null
+              union all
+              select new.kind, new.status, coalesce(new.created_by, 0), date_trunc('month', new.issue_date::timestamp)::date, 1
+               where tg_op <> 'DELETE' and new.trashed_at is null
+            ) x
+           group by x.kind, x.status, x.created_by, x.month
+          having sum(x.d) <> 0
+           order by x.kind, x.status, x.created_by, x.month
+          on conflict (kind, status, created_by, month, shard) do update set n = c.n + excluded.n;
+        end if;
 
-        insert into billing_document_open_due as o (kind, status, created_by, due_date, shard, n)
-        select x.kind, x.status, x.created_by, x.due_date, v_shard, sum(x.d)
-          from (
-            select old.kind as kind, old.status as status, coalesce(old.created_by, 0) as created_by, old.due_date as due_date, -1 as d
-             where tg_op <> 'INSERT' and old.trashed_at is null and old.due > 0 and old.due_date is not null
-               and old.status in ('available', 'partial', 'unpaid')
-            union all
-            select new.kind, new.status, coalesce(new.created_by, 0), new.due_date, 1
-             where tg_op <> 'DELETE' and new.trashed_at is null and new.due > 0 and new.due_date is not null
-               and new.status in ('available', 'partial', 'unpaid')
-          ) x
-         group by x.kind, x.status, x.created_by, x.due_date
-        having sum(x.d) <> 0
-         order by x.kind, x.status, x.created_by, x.due_date
-        on conflict (kind, status, created_by, due_date, shard) do update set n = o.n + excluded.n;
+        if tg_op <> 'UPDATE' or (old.kind, old.status, old.created_by, old.due_date, old.trashed_at is null, old.due > 0)
+            is distinct from (new.kind, new.status, new.created_by, new.due_date, new.trashed_at is null, new.due > 0) then
+          insert into billing_document_open_due as o (kind, status, created_by, due_date, shard, n)
+          select x.kind, x.status, x.created_by, x.due_date, v_shard, sum(x.d)
+            from (
+              select old.kind as kind, old.status as status, coalesce(old.created_by, 0) as created_by, old.due_date as due_date, -1 as d
+               where tg_op <> 'INSERT' and old.trashed_at is null and old.due > 0 and old.due_date is not null
+                 and old.status in ('available', 'partial', 'unpaid')
+              union all
+              select new.kind, new.status, coalesce(new.created_by, 0), new.due_date, 1
+               where tg_op <> 'DELETE' and new.trashed_at is null and new.due > 0 and new.due_date is not null
+                 and new.status in ('available', 'partial', 'unpaid')
+            ) x
+           group by x.kind, x.status, x.created_by, x.due_date
+          having sum(x.d) <> 0
+           order by x.kind, x.status, x.created_by, x.due_date
+          on conflict (kind, status, created_by, due_date, shard) do update set n = o.n + excluded.n;
+        end if;
 
-        insert into billing_invoice_days as i (currency, day, shard, invoiced, outstanding)
-        select x.currency, x.day, v_shard, sum(x.invoiced), sum(x.outstanding)
-          from (
-            select old.currency as currency, old.issue_date as day, -old.total as invoiced, -old.due as outstanding
-             where tg_op <> 'INSERT' and old.kind = 'invoice' and old.trashed_at is null and old.status not in ('draft', 'cancelled')
-            union all
-            select new.currency, new.issue_date, new.total, new.due
-             where tg_op <> 'DELETE' and new.kind = 'invoice' and new.trashed_at is null and new.status not in ('draft', 'cancelled')
-          ) x
-         group by x.currency, x.day
-        having sum(x.invoiced) <> 0 or sum(x.outstanding) <> 0
-         order by x.currency, x.day
-        on conflict (currency, day, shard) do update
-          set invoiced = i.invoiced + excluded.invoiced, outstanding = i.outstanding + excluded.outstanding;
+        if tg_op <> 'UPDATE' or (old.kind, old.status, old.trashed_at is null, old.currency, old.issue_date, old.total, old.due)
+            is distinct from (new.kind, new.status, new.trashed_at is null, new.currency, new.issue_date, new.total, new.due) then
+          insert into billing_invoice_days as i (currency, day, shard, invoiced, outstanding)
+          select x.currency, x.day, v_shard, sum(x.invoiced), sum(x.outstanding)
+            from (
+              select old.currency as currency, old.issue_date as day, -old.total as invoiced, -old.due as outstanding
+               where tg_op <> 'INSERT' and old.kind = 'invoice' and old.trashed_at is null and old.status not in ('draft', 'cancelled')
+              union all
+              select new.currency, new.issue_date, new.total, new.due
+               where tg_op <> 'DELETE' and new.kind = 'invoice' and new.trashed_at is null and new.status not in ('draft', 'cancelled')
+            ) x
+           group by x.currency, x.day
+          having sum(x.invoiced) <> 0 or sum(x.outstanding) <> 0
+           order by x.currency, x.day
+          on conflict (currency, day, shard) do update
+            set invoiced = i.invoiced + excluded.invoiced, outstanding = i.outstanding + excluded.outstanding;
+        end if;
         return null;
       end $$;
 
