@@ -35,6 +35,8 @@ export interface Comparison {
 export interface Scenario {
   name: string;
   description: string;
+  /** Left out of a plain `npm run bench` (minutes long): run with `npm run bench -- <name>`. */
+  onlyWhenNamed?: boolean;
   run(env: BenchEnv): Promise<Comparison[]>;
 }
 
@@ -45,6 +47,10 @@ export interface HttpLoad {
   body?: string;
   connections?: number;
   seconds?: number;
+  /** A number of requests to send instead of a duration (autocannon's `--amount`). */
+  amount?: number;
+  /** Skip autocannon's one-second warm-up. */
+  noWarmup?: boolean;
 }
 
 /** Settings for a whole run: short and light by default so `npm run bench` fits a CI minute. */
@@ -69,14 +75,14 @@ export async function measureHttp(load: HttpLoad, env: BenchEnv): Promise<Measur
     '-j',
     '-c',
     String(load.connections ?? env.connections),
-    '-d',
-    String(load.seconds ?? env.seconds),
+    ...(load.amount !== undefined ? ['-a', String(load.amount)] : ['-d', String(load.seconds ?? env.seconds)]),
     '-m',
     load.method ?? 'GET',
   ];
   for (const [k, v] of Object.entries(load.headers ?? {})) args.push('-H', `${k}: ${v}`);
   if (load.body !== undefined) args.push('-b', load.body);
-  args.push('--warmup', '[', '-c', '2', '-d', '1', ']', load.url);
+  if (!load.noWarmup) args.push('--warmup', '[', '-c', '2', '-d', '1', ']');
+  args.push(load.url);
   const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
   const r = JSON.parse(stdout.trim().split('\n').at(-1)!); // the warm-up prints a line of its own first
   return {

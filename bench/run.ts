@@ -8,10 +8,12 @@ import { einvoice } from './scenarios/einvoice.ts';
 import { foundation } from './scenarios/foundation.ts';
 import { gateways } from './scenarios/gateways.ts';
 import { mail } from './scenarios/mail.ts';
+import { memory } from './scenarios/memory.ts';
 import { payments } from './scenarios/payments.ts';
 import { pdf } from './scenarios/pdf.ts';
 import { recurring } from './scenarios/recurring.ts';
 import { reminders } from './scenarios/reminders.ts';
+import { scale } from './scenarios/scale.ts';
 import { screens } from './scenarios/screens.ts';
 import { webhooks } from './scenarios/webhooks.ts';
 
@@ -29,6 +31,8 @@ const SCENARIOS: Scenario[] = [
   recurring,
   reminders,
   screens,
+  scale,
+  memory,
 ];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
@@ -38,7 +42,8 @@ console.log(
 );
 let failed = false;
 for (const s of SCENARIOS) {
-  if (wanted.length && !wanted.includes(s.name)) continue;
+  // the long ones (a million rows seeded, a million requests) run only when named
+  if (wanted.length ? !wanted.includes(s.name) : s.onlyWhenNamed) continue;
   console.log(`\n# ${s.name}: ${s.description}`);
   try {
     for (const c of await s.run(env)) console.log(formatRow(c));

@@ -106,4 +106,149 @@ export const DOCUMENT_MIGRATIONS: Migration[] = [
       create index billing_documents_recurring on billing_documents (recurring_id) where recurring_id is not null;
     `,
   },
+  {
+    name: '0005_scale_aggregates',
+    up: `
+      -- a client's list, in the list's order, without sorting all of the client's documents
+      create index billing_documents_client_list on billing_documents (client_id, kind, issue_date desc, id desc)
+        where trashed_at is null;
+
+      -- the overdue list (the dashboard's) in the list's order over open documents only, with the due date
+      -- in the index so that the rows not yet due are passed over without reading the table
+      create index billing_documents_open_list on billing_documents (kind, issue_date desc, id desc) include (due_date)
+        where trashed_at is null and due > 0 and status in ('available', 'partial', 'unpaid');
+
+      -- How many live (untrashed) documents there are per kind, status, creator and month of issue, kept by
+      -- the trigger below in the transaction that changes a document: X-WP-Total of an unfiltered (or
+      -- status-filtered) list is a sum over a few hundred rows instead of a count over every document, and a
+      -- deep page starts from the month it falls in (docs/decisions.md, "Counts and sums at a million
+      -- documents"). Each backend adds to its own shard of a key (pg_backend_pid() % 16), so concurrent
+      -- transactions do not queue on one counter row; a count is the sum over the shards.
+      create table billing_document_counts (
+        kind text not null,
+        status text not null,
+        created_by int not null, -- 0: no creator
+        month date not null, -- first day of the issue date's month
+        shard int not null,
+        n bigint not null,
+        primary key (kind, status, created_by, month, shard)
+      );
+
+      -- The report's invoiced and outstanding per currency and issue date (invoices, untrashed, not draft or
+      -- cancelled: what the report counts), kept the same way.
+      create table billing_invoice_days (
+        currency text not null,
+        day date not null,
+        shard int not null,
+        invoiced numeric not null,
+        outstanding numeric not null,
+        primary key (currency, day, shard)
+      );
+
+      -- Live documents that can be overdue (an open status and something due) per due date, kept the same
+      -- way: the count of an overdue list (the dashboard's) is a sum over the days before today.
+      create table billing_document_open_due (
+        kind text not null,
+        status text not null,
+        created_by int not null,
+        due_date date not null,
+        shard int not null,
+        n bigint not null,
+        primary key (kind, status, created_by, due_date, shard)
+      );
+
+      -- The row leaves its old key and joins its new one. One statement per table, its keys in a fixed
+      -- order, so two transactions sharing a shard cannot take the same two rows in opposite orders.
+      create function billing_documents_aggregate() returns trigger language plpgsql as $$
+      declare
+        v_shard int := pg_backend_pid() % 16;
+      begin
+        -- an update that changes none of a table's key or figures leaves it alone (a payment changes an
+        -- invoice's due, not its count)
+        if tg_op <> 'UPDATE' or (old.kind, old.status, old.created_by, date_trunc('month', old.issue_date::timestamp), old.trashed_at is null)
+            is distinct from (new.kind, new.status, new.created_by, date_trunc('month', new.issue_date::timestamp), new.trashed_at is null) then
+          insert into billing_document_counts as c (kind, status, created_by, month, shard, n)
+          select x.kind, x.status, x.created_by, x.month, v_shard, sum(x.d)
+            from (
+              select old.kind as kind, old.status as status, coalesce(old.created_by, 0) as created_by,
+                     date_trunc('month', old.issue_date::timestamp)::date as month, -1 as d
+               where tg_op <> 'INSERT' and old.trashed_at is null
+              union all
+              select new.kind, new.status, coalesce(new.created_by, 0), date_trunc('month', new.issue_date::timestamp)::date, 1
+               where tg_op <> 'DELETE' and new.trashed_at is null
+            ) x
+           group by x.kind, x.status, x.created_by, x.month
+          having sum(x.d) <> 0
+           order by x.kind, x.status, x.created_by, x.month
+          on conflict (kind, status, created_by, month, shard) do update set n = c.n + excluded.n;
+        end if;
+
+        if tg_op <> 'UPDATE' or (old.kind, old.status, old.created_by, old.due_date, old.trashed_at is null, old.due > 0)
+            is distinct from (new.kind, new.status, new.created_by, new.due_date, new.trashed_at is null, new.due > 0) then
+          insert into billing_document_open_due as o (kind, status, created_by, due_date, shard, n)
+          select x.kind, x.status, x.created_by, x.due_date, v_shard, sum(x.d)
+            from (
+              select old.kind as kind, old.status as status, coalesce(old.created_by, 0) as created_by, old.due_date as due_date, -1 as d
+               where tg_op <> 'INSERT' and old.trashed_at is null and old.due > 0 and old.due_date is not null
+                 and old.status in ('available', 'partial', 'unpaid')
+              union all
+              select new.kind, new.status, coalesce(new.created_by, 0), new.due_date, 1
+               where tg_op <> 'DELETE' and new.trashed_at is null and new.due > 0 and new.due_date is not null
+                 and new.status in ('available', 'partial', 'unpaid')
+            ) x
+           group by x.kind, x.status, x.created_by, x.due_date
+          having sum(x.d) <> 0
+           order by x.kind, x.status, x.created_by, x.due_date
+          on conflict (kind, status, created_by, due_date, shard) do update set n = o.n + excluded.n;
+        end if;
+
+        if tg_op <> 'UPDATE' or (old.kind, old.status, old.trashed_at is null, old.currency, old.issue_date, old.total, old.due)
+            is distinct from (new.kind, new.status, new.trashed_at is null, new.currency, new.issue_date, new.total, new.due) then
+          insert into billing_invoice_days as i (currency, day, shard, invoiced, outstanding)
+          select x.currency, x.day, v_shard, sum(x.invoiced), sum(x.outstanding)
+            from (
+              select old.currency as currency, old.issue_date as day, -old.total as invoiced, -old.due as outstanding
+               where tg_op <> 'INSERT' and old.kind = 'invoice' and old.trashed_at is null and old.status not in ('draft', 'cancelled')
+              union all
+              select new.currency, new.issue_date, new.total, new.due
+               where tg_op <> 'DELETE' and new.kind = 'invoice' and new.trashed_at is null and new.status not in ('draft', 'cancelled')
+            ) x
+           group by x.currency, x.day
+          having sum(x.invoiced) <> 0 or sum(x.outstanding) <> 0
+           order by x.currency, x.day
+          on conflict (currency, day, shard) do update
+            set invoiced = i.invoiced + excluded.invoiced, outstanding = i.outstanding + excluded.outstanding;
+        end if;
+        return null;
+      end $$;
+
+      create trigger billing_documents_aggregate
+        after insert or delete or update of kind, status, created_by, issue_date, due_date, trashed_at, currency, total, due
+        on billing_documents for each row execute function billing_documents_aggregate();
+
+      -- The three tables recomputed from the documents: here for the rows that exist already, and for bulk loads
+      -- that ran with the trigger disabled. Writers wait while it runs.
+      create function billing_rebuild_document_aggregates() returns void language plpgsql as $$
+      begin
+        lock table billing_documents in share mode;
+        delete from billing_document_counts;
+        insert into billing_document_counts (kind, status, created_by, month, shard, n)
+        select kind, status, coalesce(created_by, 0), date_trunc('month', issue_date::timestamp)::date, 0, count(*)
+          from billing_documents where trashed_at is null group by 1, 2, 3, 4;
+        delete from billing_document_open_due;
+        insert into billing_document_open_due (kind, status, created_by, due_date, shard, n)
+        select kind, status, coalesce(created_by, 0), due_date, 0, count(*)
+          from billing_documents
+         where trashed_at is null and due > 0 and due_date is not null and status in ('available', 'partial', 'unpaid')
+         group by 1, 2, 3, 4;
+        delete from billing_invoice_days;
+        insert into billing_invoice_days (currency, day, shard, invoiced, outstanding)
+        select currency, issue_date, 0, sum(total), sum(due)
+          from billing_documents
+         where kind = 'invoice' and trashed_at is null and status not in ('draft', 'cancelled')
+         group by 1, 2;
+      end $$;
+      select billing_rebuild_document_aggregates();
+    `,
+  },
 ];

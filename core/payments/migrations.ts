@@ -100,4 +100,151 @@ export const PAYMENT_MIGRATIONS: Migration[] = [
       create index billing_gateway_deliveries_method on billing_gateway_deliveries (method, id desc);
     `,
   },
+  {
+    name: '0003_payment_days',
+    up: `
+      -- The report's "paid" per currency and day of the site's timezone: money received on that day minus
+      -- refunds made on it, of untrashed invoices (what the report's scan sums), kept by the triggers below
+      -- in the transaction that changes a payment, a refund or an invoice's trash state. Days are those of
+      -- the timezone in option "timezone" when the row was written (tz): changing the option rebuilds the
+      -- table under an exclusive lock that every writer takes shared, so no write lands in an old timezone.
+      -- Shards as billing_document_counts (core/documents/migrations.ts).
+      create table billing_payment_days (
+        tz text not null,
+        currency text not null,
+        day date not null,
+        shard int not null,
+        amount numeric not null,
+        primary key (tz, currency, day, shard)
+      );
+
+      create function billing_site_timezone() returns text language sql stable as $$
+        select coalesce((select value #>> '{}' from billing_options where key = 'timezone'), 'UTC')
+      $$;
+
+      -- adds rows (currency, instant, amount) to the days of the current timezone, keys in a fixed order
+      create function billing_payment_days_put(p_rows jsonb) returns void language plpgsql as $$
+      declare
+        v_tz text;
+      begin
+        perform pg_advisory_xact_lock_shared(hashtext('billing_payment_days'));
+        v_tz := billing_site_timezone();
+        insert into billing_payment_days as t (tz, currency, day, shard, amount)
+        select v_tz, x.currency, (x.at at time zone v_tz)::date, pg_backend_pid() % 16, sum(x.amount)
+          from jsonb_to_recordset(p_rows) as x (currency text, at timestamptz, amount numeric)
+         group by 2, 3
+        having sum(x.amount) <> 0
+         order by 2, 3
+        on conflict (tz, currency, day, shard) do update set amount = t.amount + excluded.amount;
+      end $$;
+
+      -- whether a payment's invoice counts (is not trashed); the row lock makes a trash or restore running
+      -- at the same time either see this change or wait for it
+      create function billing_invoice_live(p_invoice bigint) returns boolean language sql as $$
+        select trashed_at is null from billing_documents where id = p_invoice for no key update
+      $$;
+
+      create function billing_payments_aggregate() returns trigger language plpgsql as $$
+      declare
+        v_rows jsonb := '[]';
+      begin
+        if tg_op <> 'INSERT' and old.status in ('completed', 'refunded') and billing_invoice_live(old.invoice_id) then
+          v_rows := v_rows || jsonb_build_object('currency', old.currency, 'at', old.date, 'amount', -old.amount);
+        end if;
+        if tg_op <> 'DELETE' and new.status in ('completed', 'refunded') and billing_invoice_live(new.invoice_id) then
+          v_rows := v_rows || jsonb_build_object('currency', new.currency, 'at', new.date, 'amount', new.amount);
+        end if;
+        if jsonb_array_length(v_rows) > 0 then perform billing_payment_days_put(v_rows); end if;
+        return null;
+      end $$;
+      create trigger billing_payments_aggregate
+        after insert or delete or update of invoice_id, amount, currency, status, date
+        on billing_payments for each row execute function billing_payments_aggregate();
+
+      create function billing_payment_refunds_aggregate() returns trigger language plpgsql as $$
+      declare
+        v_old jsonb;
+        v_new jsonb;
+      begin
+        if tg_op <> 'INSERT' then
+          select jsonb_build_object('currency', p.currency, 'at', old.created_at, 'amount', old.amount)
+            into v_old from billing_payments p where p.id = old.payment_id and billing_invoice_live(p.invoice_id);
+        end if;
+        if tg_op <> 'DELETE' then
+          select jsonb_build_object('currency', p.currency, 'at', new.created_at, 'amount', -new.amount)
+            into v_new from billing_payments p where p.id = new.payment_id and billing_invoice_live(p.invoice_id);
+        end if;
+        if v_old is not null or v_new is not null then
+          perform billing_payment_days_put(
+            -- jsonb_build_array(null) is [null], not null
+            (case when v_old is null then '[]'::jsonb else jsonb_build_array(v_old) end) ||
+            (case when v_new is null then '[]'::jsonb else jsonb_build_array(v_new) end));
+        end if;
+        return null;
+      end $$;
+      create trigger billing_payment_refunds_aggregate
+        after insert or delete or update of payment_id, amount, created_at
+        on billing_payment_refunds for each row execute function billing_payment_refunds_aggregate();
+
+      -- trashing an invoice takes its payments and refunds out of the days; restoring puts them back
+      create function billing_documents_payment_days() returns trigger language plpgsql as $$
+      declare
+        v_sign int := case when new.trashed_at is null then 1 else -1 end;
+        v_rows jsonb;
+      begin
+        if (old.trashed_at is null) = (new.trashed_at is null) then return null; end if;
+        select coalesce(jsonb_agg(jsonb_build_object('currency', x.currency, 'at', x.at, 'amount', v_sign * x.amount)), '[]')
+          into v_rows
+          from (
+            select p.currency, p.date as at, p.amount from billing_payments p
+             where p.invoice_id = new.id and p.status in ('completed', 'refunded')
+            union all
+            select p.currency, r.created_at, -r.amount
+              from billing_payment_refunds r join billing_payments p on p.id = r.payment_id
+             where p.invoice_id = new.id
+          ) x;
+        if jsonb_array_length(v_rows) > 0 then perform billing_payment_days_put(v_rows); end if;
+        return null;
+      end $$;
+      create trigger billing_documents_payment_days after update of trashed_at on billing_documents
+        for each row execute function billing_documents_payment_days();
+
+      -- recomputed from payments and refunds, in the current timezone, once every writer of the old one
+      -- has committed
+      create function billing_rebuild_payment_days() returns void language plpgsql as $$
+      declare
+        v_tz text;
+      begin
+        perform pg_advisory_xact_lock(hashtext('billing_payment_days'));
+        v_tz := billing_site_timezone();
+        delete from billing_payment_days;
+        insert into billing_payment_days (tz, currency, day, shard, amount)
+        select v_tz, x.currency, x.day, 0, sum(x.amount)
+          from (
+            select p.currency, (p.date at time zone v_tz)::date as day, p.amount
+              from billing_payments p join billing_documents d on d.id = p.invoice_id and d.trashed_at is null
+             where p.status in ('completed', 'refunded')
+            union all
+            select p.currency, (r.created_at at time zone v_tz)::date, -r.amount
+              from billing_payment_refunds r
+              join billing_payments p on p.id = r.payment_id
+              join billing_documents d on d.id = p.invoice_id and d.trashed_at is null
+          ) x
+         group by 2, 3;
+      end $$;
+
+      create function billing_options_timezone() returns trigger language plpgsql as $$
+      begin
+        if tg_op = 'UPDATE' and new.key = 'timezone' and new.value = old.value then return null; end if;
+        if (tg_op <> 'DELETE' and new.key = 'timezone') or (tg_op <> 'INSERT' and old.key = 'timezone') then
+          perform billing_rebuild_payment_days();
+        end if;
+        return null;
+      end $$;
+      create trigger billing_options_timezone after insert or update or delete on billing_options
+        for each row execute function billing_options_timezone();
+
+      select billing_rebuild_payment_days();
+    `,
+  },
 ];
