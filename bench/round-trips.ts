@@ -21,7 +21,10 @@ const env = benchEnv();
 const db = await env.database();
 const kernel = await env.kernel(db.url);
 try {
-  const user = await kernel.identity.users.create({ login: 'bench', email: 'bench@example.com', role: 'administrator' }, CLI);
+  const user = await kernel.identity.users.create(
+    { login: 'bench', email: 'bench@example.com', role: 'administrator', password: 'bench password 1' },
+    CLI,
+  );
   const { password } = await kernel.identity.appPasswords.create(user, 'bench', CLI);
   const authorization = `Basic ${Buffer.from(`bench:${password}`).toString('base64')}`;
   const api = `${kernel.url}/wp-json/billing/v1`;
@@ -30,6 +33,12 @@ try {
   const issued = JSON.stringify({ ...invoice, status: 'available' });
   const created = (await (await fetch(`${api}/invoices`, { method: 'POST', headers: json, body: issued })).json()) as { id: number };
 
+  const signIn = await fetch(`${kernel.url}/wp-login.php`, {
+    method: 'POST',
+    body: new URLSearchParams({ log: 'bench', pwd: 'bench password 1' }),
+    redirect: 'manual',
+  });
+  const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
   const routes: Array<[string, () => Promise<Response>]> = [
     ['GET /invoices/{id}', () => fetch(`${api}/invoices/${created.id}`, { headers: { authorization } })],
     ['GET /invoices?per_page=100', () => fetch(`${api}/invoices?per_page=100`, { headers: { authorization } })],
@@ -45,6 +54,7 @@ try {
         }),
     ],
     ['GET REST route without credentials', () => fetch(`${api}/invoices/${created.id}`)],
+    ['GET /wp-admin/invoices.php (signed in)', () => fetch(`${kernel.url}/wp-admin/invoices.php`, { headers: { cookie } })],
   ];
   for (const [name, send] of routes) {
     await send(); // warm: caches, compiled hooks
