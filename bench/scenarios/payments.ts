@@ -68,8 +68,8 @@ async function barePayment(pool: pg.Pool, invoiceId: number, key: string): Promi
 }
 
 /**
- * The same bare SQL through the service's own database layer (MikroORM's transaction and Kysely
- * client), to tell what the layer costs from what the payment core adds on top of it.
+ * The same bare SQL through the service's own database layer (its transactions on MikroORM's pool),
+ * to tell what the layer costs from what the payment core adds on top of it.
  */
 async function layerPayment(db: Database, invoiceId: number, key: string): Promise<void> {
   await db.transaction(async (tx) => {
