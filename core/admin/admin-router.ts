@@ -133,10 +133,11 @@ export function adminRouter({ identity, options, config, screens, assets }: Admi
     const can = (cap: string) => identity.userCan(user, cap);
     const adminNonce = identity.createNonce(NONCE_ADMIN, user);
     const restNonce = identity.createNonce(NONCE_REST, user);
-    // the screen and the shell's own lookups at once: each is a round trip to the database at most
+    // the screen and the shell's own lookups at once: each is a round trip to the database at most (the
+    // session's look-up brought the user's display name)
     const [body, profile, site] = await Promise.all([
       screen.render({ user, adminNonce, restNonce, query: req.query as Record<string, unknown>, can }),
-      identity.users.byId(user.id),
+      user.displayName === undefined ? identity.users.byId(user.id) : { display_name: user.displayName },
       siteName(),
     ]);
     const menu = [];

@@ -131,16 +131,21 @@ export const CORE_MIGRATIONS: Migration[] = [
       -- Instances cache successful application-password look-ups while the change feed is live
       -- (core/identity/credential-cache.ts). Whatever can make a cached credential wrong notifies every
       -- instance on commit, here and not in the services, so no write path (a plugin, the CLI, psql)
-      -- can forget to: a revoked password, a deleted user, a changed role, login or e-mail.
+      -- can forget to: a revoked password, an ended session, a deleted user, a changed role, login,
+      -- e-mail or display name.
       create function billing_notify_identity() returns trigger language plpgsql as $$
       begin
         perform pg_notify('billing_changes', 'identity');
         return null;
       end $$;
+      -- per row, so a statement that changes nothing says nothing (a sign-in's sweep of expired sessions);
+      -- PostgreSQL folds one transaction's identical notifications into one
       create trigger billing_app_passwords_notify after delete or update of password_hash, user_id on billing_app_passwords
-        for each statement execute function billing_notify_identity();
-      create trigger billing_users_notify after delete or update of login, email, role on billing_users
-        for each statement execute function billing_notify_identity();
+        for each row execute function billing_notify_identity();
+      create trigger billing_users_notify after delete or update of login, email, role, display_name on billing_users
+        for each row execute function billing_notify_identity();
+      create trigger billing_sessions_notify after delete or update on billing_sessions
+        for each row execute function billing_notify_identity();
     `,
   },
 ];

@@ -5,6 +5,8 @@ export interface AuthUser {
   id: number;
   login: string;
   roles: string[];
+  /** The name screens greet a signed-in user with, when the sign-in told it (a session does). */
+  displayName?: string;
 }
 
 /**

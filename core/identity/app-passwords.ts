@@ -115,7 +115,8 @@ export class AppPasswordStore {
     const plain = normalizeAppPassword(password);
     const hash = this.hash(plain);
     if (plain.length !== APP_PASSWORD_LENGTH) return null;
-    const row = this.cache.get(hash) ?? (await this.cache.load(hash, () => this.lookup(hash)));
+    const key = `app:${hash}`;
+    const row = this.cache.get<Credential>(key) ?? (await this.cache.load(key, () => this.lookup(hash)));
     if (!row || !safeEqual(row.password_hash, hash)) return null;
     const wanted = name.toLowerCase();
     const named = safeEqual(row.login.toLowerCase(), wanted) || safeEqual(row.email.toLowerCase(), wanted);

@@ -81,7 +81,7 @@ export class Identity {
     this.now = deps.now ?? Date.now;
     this.users = new UserStore(deps.db, this.roles, this.credentials);
     this.appPasswords = new AppPasswordStore(deps.db, () => this.key('appPassword'), this.credentials);
-    this.sessions = new SessionStore(deps.db, () => this.key('session'));
+    this.sessions = new SessionStore(deps.db, () => this.key('session'), this.credentials);
     const defaults = {
       account: THROTTLE_SETTINGS.signin_max_failures_account.default,
       address: THROTTLE_SETTINGS.signin_max_failures_address.default,

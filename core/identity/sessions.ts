@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Database, Tx } from '../db/database.ts';
+import { timestamp, type Database, type Tx } from '../db/database.ts';
+import type { CredentialCache, SessionCredential } from './credential-cache.ts';
 import type { AuthUser } from '../http/auth.ts';
 import { safeEqual } from './safe-equal.ts';
 import { keyedHash } from './secret.ts';
@@ -24,10 +25,12 @@ export interface SessionStart {
 export class SessionStore {
   private readonly db: Database;
   private readonly key: () => Buffer;
+  private readonly cache: CredentialCache;
 
-  constructor(db: Database, key: () => Buffer) {
+  constructor(db: Database, key: () => Buffer, cache: CredentialCache) {
     this.db = db;
     this.key = key;
+    this.cache = cache;
   }
 
   private hash(token: string): string {
@@ -50,18 +53,32 @@ export class SessionStore {
     return { token, maxAge: remember ? seconds : undefined, expiresAt };
   }
 
-  /** The signed-in user of a live session, or null. One indexed query. */
+  /**
+   * The signed-in user of a live session, or null. One indexed query, none while the look-up is cached
+   * (an ended session, a changed user: every instance forgets at once, see CredentialCache).
+   */
   async user(token: string | undefined): Promise<AuthUser | null> {
     if (!token || !TOKEN.test(token)) return null;
     const hash = this.hash(token);
-    const rows = await this.db.query<{ token_hash: string; id: number; login: string; role: string }>(
-      `select s.token_hash, u.id, u.login, u.role from billing_sessions s join billing_users u on u.id = s.user_id
+    const key = `session:${hash}`;
+    const row = this.cache.get<SessionCredential>(key) ?? (await this.cache.load(key, () => this.lookup(hash)));
+    if (!row || !safeEqual(row.token_hash, hash)) return null;
+    if (row.expires <= Date.now()) {
+      this.cache.drop(key);
+      return null;
+    }
+    return { id: row.id, login: row.login, roles: [row.role], displayName: row.display_name };
+  }
+
+  private async lookup(hash: string): Promise<SessionCredential | undefined> {
+    const rows = await this.db.query<Omit<SessionCredential, 'expires'> & { expires_at: string }>(
+      `select s.token_hash, s.expires_at, u.id, u.login, u.role, u.display_name
+         from billing_sessions s join billing_users u on u.id = s.user_id
         where s.token_hash = $1 and s.expires_at > now()`,
       [hash],
     );
     const row = rows[0];
-    if (!row || !safeEqual(row.token_hash, hash)) return null;
-    return { id: row.id, login: row.login, roles: [row.role] };
+    return row && { ...row, expires: timestamp(row.expires_at)!.getTime() };
   }
 
   /** Deletes every expired session, whoever's (the cleanup job; a sign-in sweeps only its own user's). */
@@ -69,11 +86,13 @@ export class SessionStore {
     return (await this.db.query('delete from billing_sessions where expires_at <= now() returning 1')).length;
   }
 
-  async end(tx: Tx | Database, token: string | undefined): Promise<number | null> {
+  async end(on: Tx | Database, token: string | undefined): Promise<number | null> {
     if (!token || !TOKEN.test(token)) return null;
-    const rows = await tx.query<{ user_id: number }>('delete from billing_sessions where token_hash = $1 returning user_id', [
+    const rows = await on.query<{ user_id: number }>('delete from billing_sessions where token_hash = $1 returning user_id', [
       this.hash(token),
     ]);
+    if ('afterCommit' in on) this.cache.changedIn(on);
+    else await this.cache.settle();
     return rows[0]?.user_id ?? null;
   }
 }

@@ -211,6 +211,7 @@ export class UserStore {
       const user = await this.lockByLogin(tx, login);
       await tx.query('update billing_users set password_hash = $2, updated_at = now() where id = $1', [user.id, hash]);
       await tx.query('delete from billing_sessions where user_id = $1', [user.id]);
+      this.credentials.changedIn(tx);
       await audit(tx, actor, { action: 'user.set_password', objectType: 'user', objectId: user.id, details: { login: user.login } });
     });
   }

@@ -287,6 +287,10 @@ describe('logout', () => {
     expect(forged.status).toBe(403);
     expect(await forged.text()).toContain('Do you really want to');
     expect((await br.fetch('/wp-admin/')).status).toBe(200);
+    // the other instance has looked the session up (and keeps it while its change feed is live)
+    const onB = () => fetch(`${b.url}/wp-admin/`, { headers: { cookie: `billing_logged_in=${token}` }, redirect: 'manual' });
+    expect((await onB()).status).toBe(200);
+    expect(b.identity.credentials.size).toBeGreaterThan(0);
 
     const res = await br.fetch(`/wp-login.php?action=logout&_wpnonce=${logout}`);
     expect(res.status).toBe(302);
@@ -308,13 +312,28 @@ describe('logout', () => {
     expect(rows.filter((r) => r.action === 'user.login').length).toBeGreaterThan(3);
   });
 
-  it('a new password ends every session of that user', async () => {
+  it('a new password ends every session of that user, on every instance at once', async () => {
     const br = new Browser(a.url);
     await br.signIn('sam', 'sam-pass-1');
     expect((await br.fetch('/wp-admin/')).status).toBe(200);
+    const cookie = `billing_logged_in=${br.cookies.get('billing_logged_in')!}`;
+    expect((await fetch(`${b.url}/wp-admin/`, { headers: { cookie }, redirect: 'manual' })).status).toBe(200);
     await a.identity.users.setPassword('sam', 'sam-pass-2', CLI);
+    expect((await fetch(`${b.url}/wp-admin/`, { headers: { cookie }, redirect: 'manual' })).status).toBe(302);
     expect((await br.fetch('/wp-admin/')).status).toBe(302);
     expect((await br.signIn('sam', 'sam-pass-1')).status).toBe(200);
     expect((await br.signIn('sam', 'sam-pass-2')).status).toBe(302);
+  });
+
+  it('greets with the display name, changed at the next page on every instance', async () => {
+    const br = new Browser(a.url);
+    await br.signIn('vera', 'vera-pass-1');
+    const cookie = `billing_logged_in=${br.cookies.get('billing_logged_in')!}`;
+    const greeting = async () =>
+      /Howdy, ([^<·]+)/.exec(await (await fetch(`${b.url}/wp-admin/`, { headers: { cookie } })).text())?.[1]?.trim();
+    const before = await greeting();
+    await a.identity.users.updateProfile('vera', { display_name: 'Vera V.' }, CLI);
+    expect(await greeting()).toBe('Vera V.');
+    expect(before).not.toBe('Vera V.');
   });
 });
