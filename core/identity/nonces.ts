@@ -18,9 +18,25 @@ export function nonceTick(now: number): number {
   return Math.ceil(now / 1000 / NONCE_TICK_SECONDS);
 }
 
+/**
+ * Nonces computed before, per key: a screen makes three and a request with a nonce checks two, and
+ * within a tick they are the same values. Bounded; emptied when full.
+ */
+const computed = new WeakMap<Buffer, Map<string, string>>();
+const MAX_COMPUTED = 50_000;
+
 export function nonceForTick(key: Buffer, tick: number, action: string, userId: number, token: string): string {
-  // WordPress takes characters -12 to -2 of its hash; so does this, of a SHA-256 HMAC
-  return createHmac('sha256', key).update(`${tick}|${action}|${userId}|${token}`).digest('hex').slice(-12, -2);
+  const input = `${tick}|${action}|${userId}|${token}`;
+  let known = computed.get(key);
+  if (!known) computed.set(key, (known = new Map()));
+  let nonce = known.get(input);
+  if (nonce === undefined) {
+    // WordPress takes characters -12 to -2 of its hash; so does this, of a SHA-256 HMAC
+    nonce = createHmac('sha256', key).update(input).digest('hex').slice(-12, -2);
+    if (known.size >= MAX_COMPUTED) known.clear();
+    known.set(input, nonce);
+  }
+  return nonce;
 }
 
 export function createNonce(key: Buffer, action: string, userId: number, token: string, now = Date.now()): string {
