@@ -2,6 +2,9 @@ import type { ArgSchema } from '../http/rest/route.ts';
 import { appScreen } from './app-screens.ts';
 import type { AdminScreen, ScreenContext } from './screens.ts';
 import { inputOf, label } from './settings.ts';
+import type { ResourceColumn, ResourceDetails, ResourceField, ResourceProps } from './wire.ts';
+
+export type { ResourceColumn, ResourceDetails, ResourceField, ResourceProps } from './wire.ts';
 
 /**
  * A screen made of data: a list of what one REST collection answers, with row buttons that call its
@@ -13,16 +16,6 @@ import { inputOf, label } from './settings.ts';
  * `key` (URL-encoded in paths). The server checks every call again; the declaration's capabilities only
  * decide which buttons a user is shown.
  */
-export interface ResourceColumn {
-  /** The row's property (dots for nested ones: `template.customer_name`). */
-  key: string;
-  label: string;
-  /** How the value reads: as it is, a status badge, a money amount (the row's `currency`), a list, yes/no. */
-  format?: 'text' | 'status' | 'money' | 'list' | 'yesno';
-  /** A link on the value, e.g. `/wp-admin/invoice.php?id={last_invoice_id}` (only within the admin area). */
-  link?: string;
-}
-
 /** The fields of a form: the route's own ajv argument schemas (label: `title`, else the key in words). */
 export type ResourceFields = Record<string, ArgSchema>;
 
@@ -59,14 +52,6 @@ export interface ResourceCreate {
   reveal?: { key: string; label: string };
 }
 
-export interface ResourceDetails {
-  /** The row button that shows them ("Deliveries"), with the row's label. */
-  label: string;
-  route: string;
-  columns: ResourceColumn[];
-  empty: string;
-}
-
 export interface ResourceScreenDeclaration {
   slug: string;
   title: string;
@@ -93,17 +78,6 @@ export interface ResourceScreenDeclaration {
   refine?: (d: ResourceScreenDeclaration, ctx: ScreenContext) => Promise<ResourceScreenDeclaration>;
 }
 
-/** A form field as the app draws it: the Settings screen's mapping of schema to control, plus sets of choices. */
-export interface ResourceField {
-  key: string;
-  label: string;
-  description: string;
-  input: 'text' | 'number' | 'checkbox' | 'select' | 'checkboxes';
-  choices?: string[];
-  required: boolean;
-  default?: unknown;
-}
-
 function fieldsOf(fields: ResourceFields): ResourceField[] {
   return Object.entries(fields).map(([key, schema]) => {
     const items = schema.items as ArgSchema | undefined;
@@ -123,7 +97,7 @@ function fieldsOf(fields: ResourceFields): ResourceField[] {
 }
 
 /** The declaration as the app reads it: forms as fields, buttons the user may not press left out. */
-async function resolved(d: ResourceScreenDeclaration, ctx: ScreenContext) {
+async function resolved(d: ResourceScreenDeclaration, ctx: ScreenContext): Promise<ResourceProps> {
   const allowed = async (cap?: string) => !cap || (await ctx.can(cap));
   const actions = [];
   for (const a of d.actions ?? []) {

@@ -5,6 +5,9 @@ import type { SettingSchema } from '../options/option-map.ts';
 import type { OptionRow, OptionsStore } from '../options/options.ts';
 import type { PluginManager } from '../plugins/plugin-manager.ts';
 import type { AdminScreens } from './screens.ts';
+import type { SettingField } from './wire.ts';
+
+export type { SettingField } from './wire.ts';
 
 /** Contract §3: settings are `bill_manage_settings`. */
 export const MANAGE_SETTINGS = 'bill_manage_settings';
@@ -64,20 +67,6 @@ const LABELS: Record<string, string> = {
   tax_rate: 'Tax rate (%)',
   attach_pdf_to_email: 'Attach the PDF to e-mails',
 };
-
-export interface SettingField {
-  key: string;
-  label: string;
-  description: string;
-  /** How the screen draws it: a text box, a number box, a checkbox or a list. */
-  input: 'text' | 'number' | 'checkbox' | 'select';
-  choices?: string[];
-  nullable: boolean;
-  secret: boolean;
-  /** Absent for a secret: its value never leaves the server, only whether it is set. */
-  value?: unknown;
-  isSet: boolean;
-}
 
 export interface SettingsSection {
   id: string;

@@ -23,6 +23,23 @@ export interface Feed {
 }
 
 /**
+ * How a cache follows a feed: it forgets now, on every notification of `topic`, whenever the feed is
+ * reset, and when it stops following (the answer). `attach` tells the cache which feed vouches for it.
+ */
+export function followFeed(feed: Feed, topic: ChangeTopic, cache: { attach(feed: Feed | null): void; forget(): void }): () => void {
+  cache.attach(feed);
+  cache.forget();
+  const off = feed.subscribe((t) => {
+    if (t === topic || t === 'reset') cache.forget();
+  });
+  return () => {
+    off();
+    cache.attach(null);
+    cache.forget();
+  };
+}
+
+/**
  * The embedded database's feed, in the process that serves it (core/db/embedded.ts): every connection
  * — this process's pools, a CLI's — runs on PGlite's one session, which LISTENs for the process, and
  * the exchange queue hands each notification here while the committing exchange's answer is on its

@@ -1,4 +1,4 @@
-import type { Feed } from '../db/change-feed.ts';
+import { followFeed, type Feed } from '../db/change-feed.ts';
 import type { Tx } from '../db/database.ts';
 
 /** What a successful application-password look-up found: the password's row and its user's. */
@@ -46,16 +46,7 @@ export class CredentialCache {
   private feed: Feed | null = null;
 
   attachFeed(feed: Feed): () => void {
-    this.feed = feed;
-    this.forget();
-    const off = feed.subscribe((topic) => {
-      if (topic === 'identity' || topic === 'reset') this.forget();
-    });
-    return () => {
-      off();
-      this.feed = null;
-      this.forget();
-    };
+    return followFeed(feed, 'identity', { attach: (f) => (this.feed = f), forget: () => this.forget() });
   }
 
   /** Entries held now (always 0 without a live feed). */

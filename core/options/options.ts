@@ -4,7 +4,7 @@ import { BillingError } from '../errors.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import { describeErrors, validator } from '../validation/ajv.ts';
 import { describeTextProblem, textProblem } from '../validation/text.ts';
-import type { Feed } from '../db/change-feed.ts';
+import { followFeed, type Feed } from '../db/change-feed.ts';
 import { bumpRevision } from '../db/revision.ts';
 import type { OptionMap, SettingSchema, SettingsDeclaration } from './option-map.ts';
 
@@ -47,16 +47,7 @@ export class OptionsStore {
 
   /** Caches while `feed` is live; forgets on every change it reports. */
   attachFeed(feed: Feed): () => void {
-    this.feed = feed;
-    this.forget();
-    const off = feed.subscribe((topic) => {
-      if (topic === 'options' || topic === 'reset') this.forget();
-    });
-    return () => {
-      off();
-      this.feed = null;
-      this.forget();
-    };
+    return followFeed(feed, 'options', { attach: (f) => (this.feed = f), forget: () => this.forget() });
   }
 
   private forget(): void {

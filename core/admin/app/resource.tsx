@@ -1,49 +1,13 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, rest, restPage, type Page } from './api.ts';
+import type { ResourceColumn, ResourceField, ResourceProps } from '../wire.ts';
 import { Busy, DataTable, Field, fill, money, Notice, StatusBadge, valueAt, type Column, type Props } from './ui.tsx';
 
-// The shapes of core/admin/resource-screen.ts as they travel in the screen's props.
-interface ColumnSpec {
-  key: string;
-  label: string;
-  format?: 'text' | 'status' | 'money' | 'list' | 'yesno';
-  link?: string;
-}
-interface FieldSpec {
-  key: string;
-  label: string;
-  description: string;
-  input: 'text' | 'number' | 'checkbox' | 'select' | 'checkboxes';
-  choices?: string[];
-  required: boolean;
-  default?: unknown;
-}
-interface ActionSpec {
-  label: string;
-  method: string;
-  route: string;
-  when?: Record<string, unknown[]>;
-  confirm?: string;
-  fields?: FieldSpec[];
-  body?: Record<string, unknown>;
-  submit?: string;
-  done: string;
-}
-interface ResourceSpec {
-  description: string;
-  list: { route: string; columns: ColumnSpec[]; rowLabel: string; empty: string; perPage?: number };
-  actions: ActionSpec[];
-  create: {
-    label: string;
-    route: string;
-    fields: FieldSpec[];
-    submit: string;
-    done: string;
-    reveal?: { key: string; label: string };
-  } | null;
-  details: { label: string; route: string; columns: ColumnSpec[]; empty: string } | null;
-}
+type ColumnSpec = ResourceColumn;
+type FieldSpec = ResourceField;
+type ActionSpec = ResourceProps['actions'][number];
+type ResourceSpec = ResourceProps;
 
 type Row = Record<string, unknown>;
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ajax, ApiError, restPage, type Page } from './api.ts';
 import { customerName, type Doc } from './documents.tsx';
+import type { SettingField } from '../wire.ts';
 import { Busy, can, DataTable, Field, money, Notice, StatusBadge, type Column, type Props } from './ui.tsx';
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -657,18 +658,6 @@ export function AuditLog(_: { props: Props }) {
       />
     </div>
   );
-}
-
-interface SettingField {
-  key: string;
-  label: string;
-  description: string;
-  input: 'text' | 'number' | 'checkbox' | 'select';
-  choices?: string[];
-  nullable: boolean;
-  secret: boolean;
-  value?: unknown;
-  isSet: boolean;
 }
 
 /** The Settings screen; with `props.slug`, a plugin's options screen (one section, the plugin's capability). */

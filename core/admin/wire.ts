@@ -1,0 +1,73 @@
+// The shapes the admin screens' props and actions carry from the server to the browser app: declared
+// once, here, with no imports, so the server (core/admin/*.ts) and the bundle (core/admin/app, which
+// imports them as types only) read the same definitions.
+
+/** One option as the Settings screen draws it. */
+export interface SettingField {
+  key: string;
+  label: string;
+  description: string;
+  /** How the screen draws it: a text box, a number box, a checkbox or a list. */
+  input: 'text' | 'number' | 'checkbox' | 'select';
+  choices?: string[];
+  nullable: boolean;
+  secret: boolean;
+  /** Absent for a secret: its value never leaves the server, only whether it is set. */
+  value?: unknown;
+  isSet: boolean;
+}
+
+export interface ResourceColumn {
+  /** The row's property (dots for nested ones: `template.customer_name`). */
+  key: string;
+  label: string;
+  /** How the value reads: as it is, a status badge, a money amount (the row's `currency`), a list, yes/no. */
+  format?: 'text' | 'status' | 'money' | 'list' | 'yesno';
+  /** A link on the value, e.g. `/wp-admin/invoice.php?id={last_invoice_id}` (only within the admin area). */
+  link?: string;
+}
+
+/** A form field as the app draws it: the Settings screen's mapping of schema to control, plus sets of choices. */
+export interface ResourceField {
+  key: string;
+  label: string;
+  description: string;
+  input: 'text' | 'number' | 'checkbox' | 'select' | 'checkboxes';
+  choices?: string[];
+  required: boolean;
+  default?: unknown;
+}
+
+export interface ResourceDetails {
+  /** The row button that shows them ("Deliveries"), with the row's label. */
+  label: string;
+  route: string;
+  columns: ResourceColumn[];
+  empty: string;
+}
+
+/** A resource screen as the app receives it: forms as fields, buttons the user may not press left out. */
+export interface ResourceProps {
+  description: string;
+  list: { route: string; columns: ResourceColumn[]; rowLabel: string; empty: string; perPage?: number };
+  actions: Array<{
+    label: string;
+    method: string;
+    route: string;
+    when?: Record<string, readonly unknown[]>;
+    confirm?: string;
+    fields?: ResourceField[];
+    body?: Record<string, unknown>;
+    submit?: string;
+    done: string;
+  }>;
+  create: {
+    label: string;
+    route: string;
+    fields: ResourceField[];
+    submit: string;
+    done: string;
+    reveal?: { key: string; label: string };
+  } | null;
+  details: ResourceDetails | null;
+}
