@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { measureHttp, type BenchEnv, type Comparison, type Measure, type Scenario } from '../harness.ts';
+import { alternate, formatRow, measureHttp, type BenchEnv, type Comparison, type Scenario } from '../harness.ts';
 
 /**
- * The same routes at growing table sizes (issue 15 item 5): each size is seeded by SQL on top of the
- * previous one (INSERT … SELECT over generate_series, then ANALYZE), never through the API, and every
- * route is measured again. BENCH_SCALE_SIZES picks the sizes (default 10 000, 100 000 and 1 000 000 on
+ * The same routes at growing table sizes (issue 15 item 5): each size in a database of its own, seeded by
+ * SQL (INSERT … SELECT over generate_series, then VACUUM ANALYZE), never through the API; each route is
+ * measured at a larger size and at the smallest alternately. BENCH_SCALE_SIZES picks the sizes (default 10 000, 100 000 and 1 000 000 on
  * PostgreSQL; 10 000 and 100 000 on the embedded database, whose trigram index is maintained in WASM and
  * would take far too long for a million rows).
  */
@@ -112,7 +112,10 @@ export async function seedScale(kernel: Kernel, from: number, to: number): Promi
   await q('vacuum analyze billing_payments');
   await q('vacuum analyze billing_payment_refunds');
   await q('vacuum analyze billing_users');
-  if (f) await q('vacuum analyze billing_document_counts, billing_document_open_due, billing_invoice_days, billing_payment_days');
+  if (f)
+    await q(
+      'vacuum analyze billing_document_counts, billing_document_day_counts, billing_document_open_due, billing_invoice_days, billing_payment_days',
+    );
   // the bulk load's dirty pages written now, not by a checkpoint in the middle of the measurements
   await q('checkpoint').catch(() => {});
   return (performance.now() - t) / 1000;
@@ -136,10 +139,91 @@ async function signIn(base: string, login: string, password: string): Promise<{ 
   return { cookie, nonce };
 }
 
+/** One size: its own database, seeded to that size, and a service on it with a signed-in administrator. */
+interface Site {
+  size: number;
+  kernel: Kernel;
+  close(): Promise<void>;
+  api: string;
+  ajax(fields: Record<string, string>): string;
+  basic: Record<string, string>;
+  cookie: Record<string, string>;
+}
+
+async function openSite(env: BenchEnv, size: number): Promise<Site> {
+  const db = await env.database();
+  const kernel = await env.kernel(db.url);
+  const secs = await seedScale(kernel, 0, size);
+  console.log(`  seeded ${size.toLocaleString('en')} invoices (${secs.toFixed(1)} s)`);
+  const user = await kernel.identity.users.create(
+    { login: 'bench', email: 'bench@example.com', role: 'administrator', password: 'bench-pass-1234' },
+    CLI,
+  );
+  const { password } = await kernel.identity.appPasswords.create(user, 'bench', CLI);
+  const session = await signIn(kernel.url, 'bench', 'bench-pass-1234');
+  return {
+    size,
+    kernel,
+    async close() {
+      await kernel.stop();
+      // BENCH_SCALE_KEEP=1 keeps the seeded database, for EXPLAIN (ANALYZE, BUFFERS) of its queries
+      if (process.env.BENCH_SCALE_KEEP) console.log(`  kept the database of ${size}: ${db.url}`);
+      else await db.close();
+    },
+    api: `${kernel.url}/wp-json/billing/v1`,
+    ajax: (fields) =>
+      `${kernel.url}/wp-admin/admin-ajax.php?${new URLSearchParams({ action: 'billing_get_report_data', _wpnonce: session.nonce, ...fields })}`,
+    basic: { authorization: `Basic ${Buffer.from(`bench:${password}`).toString('base64')}` },
+    cookie: { cookie: session.cookie },
+  };
+}
+
 interface Route {
   name: string;
-  url(size: number): string;
+  url(site: Site): string;
   headers: 'basic' | 'cookie';
+}
+
+const year = String(new Date().getUTCFullYear() - 1);
+const ROUTES: Route[] = [
+  { name: 'GET /invoices/{id}', url: (s) => `${s.api}/invoices/${Math.floor(s.size / 2) + 1}`, headers: 'basic' },
+  { name: 'list page 1 (per_page=20)', url: (s) => `${s.api}/invoices?per_page=20`, headers: 'basic' },
+  // 90 % of the way down the default order: the page an OFFSET scan pays most for
+  {
+    name: 'list deep page (90 %, per_page=20)',
+    url: (s) => `${s.api}/invoices?per_page=20&page=${Math.floor((s.size * 0.9) / 20)}`,
+    headers: 'basic',
+  },
+  {
+    name: "search (a client's name)",
+    url: (s) => `${s.api}/invoices?search=${clientName(Math.floor(s.size / PER_CLIENT / 3))}&per_page=20`,
+    headers: 'basic',
+  },
+  {
+    name: `report ${year} by month`,
+    url: (s) => s.ajax({ start: `${year}-01-01`, end: `${year}-12-31`, group: 'month' }),
+    headers: 'cookie',
+  },
+  { name: 'dashboard totals (all-time report)', url: (s) => s.ajax({ start: '2000-01-01', group: 'month' }), headers: 'cookie' },
+  { name: 'dashboard overdue list', url: (s) => `${s.api}/invoices?overdue=true&per_page=100`, headers: 'basic' },
+  {
+    name: "a client's invoices",
+    url: (s) => `${s.api}/invoices?client_id=${CLIENT_ID_BASE + Math.floor(s.size / PER_CLIENT / 2)}&per_page=20`,
+    headers: 'basic',
+  },
+];
+
+/** The median of five requests sent one at a time: a figure even where loaded requests time out. */
+async function alone(url: string, headers: Record<string, string>): Promise<{ ms: number; total: string | null }> {
+  const check = await fetch(url, { headers });
+  if (!check.ok) throw new Error(`${url}: ${check.status} ${await check.text()}`);
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    await (await fetch(url, { headers })).arrayBuffer();
+    times.push(performance.now() - t);
+  }
+  return { ms: times.sort((x, y) => x - y)[2]!, total: check.headers.get('x-wp-total') };
 }
 
 export const scale: Scenario = {
@@ -147,104 +231,39 @@ export const scale: Scenario = {
   onlyWhenNamed: true,
   description: `the same routes at ${scaleSizes()
     .map((n) => n.toLocaleString('en'))
-    .join(', ')} invoices (BENCH_SCALE_SIZES); ratio = throughput at that size / at the smallest`,
+    .join(
+      ', ',
+    )} invoices (BENCH_SCALE_SIZES), each size its own database; ratio = throughput at that size / at the smallest, measured alternately`,
   async run(env: BenchEnv): Promise<Comparison[]> {
-    const sizes = scaleSizes();
-    const db = await env.database();
-    const kernel = await env.kernel(db.url);
+    // every size at once, each in its own database and service, so that a route is measured at two sizes
+    // alternately (a slow minute of the machine falls on both) rather than one size after the other
+    const sites: Site[] = [];
     try {
-      const user = await kernel.identity.users.create(
-        { login: 'bench', email: 'bench@example.com', role: 'administrator', password: 'bench-pass-1234' },
-        CLI,
-      );
-      const { password } = await kernel.identity.appPasswords.create(user, 'bench', CLI);
-      const basic = { authorization: `Basic ${Buffer.from(`bench:${password}`).toString('base64')}` };
-      const session = await signIn(kernel.url, 'bench', 'bench-pass-1234');
-      const api = `${kernel.url}/wp-json/billing/v1`;
-      const ajax = (fields: Record<string, string>) =>
-        `${kernel.url}/wp-admin/admin-ajax.php?${new URLSearchParams({ action: 'billing_get_report_data', _wpnonce: session.nonce, ...fields })}`;
-      const year = String(new Date().getUTCFullYear() - 1);
-      const routes: Route[] = [
-        { name: 'GET /invoices/{id}', url: (n) => `${api}/invoices/${Math.floor(n / 2) + 1}`, headers: 'basic' },
-        { name: 'list page 1 (per_page=20)', url: () => `${api}/invoices?per_page=20`, headers: 'basic' },
-        // 90 % of the way down the default order: the page an OFFSET scan pays most for
-        {
-          name: 'list deep page (90 %, per_page=20)',
-          url: (n) => `${api}/invoices?per_page=20&page=${Math.floor((n * 0.9) / 20)}`,
-          headers: 'basic',
-        },
-        {
-          name: "search (a client's name)",
-          url: (n) => `${api}/invoices?search=${clientName(Math.floor(n / PER_CLIENT / 3))}&per_page=20`,
-          headers: 'basic',
-        },
-        {
-          name: `report ${year} by month`,
-          url: () => ajax({ start: `${year}-01-01`, end: `${year}-12-31`, group: 'month' }),
-          headers: 'cookie',
-        },
-        { name: 'dashboard totals (all-time report)', url: () => ajax({ start: '2000-01-01', group: 'month' }), headers: 'cookie' },
-        { name: 'dashboard overdue list', url: () => `${api}/invoices?overdue=true&per_page=100`, headers: 'basic' },
-        {
-          name: "a client's invoices",
-          url: (n) => `${api}/invoices?client_id=${CLIENT_ID_BASE + Math.floor(n / PER_CLIENT / 2)}&per_page=20`,
-          headers: 'basic',
-        },
-      ];
-      const headersOf = (r: Route) => (r.headers === 'basic' ? basic : { cookie: session.cookie });
-
-      const figures = new Map<string, Measure[]>();
-      const singles = new Map<string, number[]>();
-      let seeded = 0;
-      for (const size of sizes) {
-        const secs = await seedScale(kernel, seeded, size);
-        seeded = size;
-        console.log(`  seeded ${size.toLocaleString('en')} invoices (${secs.toFixed(1)} s for this step)`);
-        // the first size's figures are every other size's reference: JIT and caches warm before them
-        if (size === sizes[0]) for (const r of routes) await measureHttp({ url: r.url(size), headers: headersOf(r), seconds: 1 }, env);
-        for (const r of routes) {
-          const url = r.url(size);
-          const check = await fetch(url, { headers: headersOf(r) });
-          const total = check.headers.get('x-wp-total');
-          if (!check.ok) throw new Error(`${r.name}: ${check.status} ${await check.text()}`);
-          // one request at a time first (median of 5): it has a figure even where load times out
-          const alone: number[] = [];
-          for (let i = 0; i < 5; i++) {
-            const t = performance.now();
-            await (await fetch(url, { headers: headersOf(r) })).arrayBuffer();
-            alone.push(performance.now() - t);
-          }
-          const single = alone.sort((x, y) => x - y)[2]!;
-          singles.set(r.name, [...(singles.get(r.name) ?? []), single]);
-          const m = await measureHttp({ url, headers: headersOf(r) }, env);
-          figures.set(r.name, [...(figures.get(r.name) ?? []), m]);
-          const first = figures.get(r.name)![0]!;
-          const single0 = singles.get(r.name)![0]!;
-          console.log(
-            `  ${size.toLocaleString('en').padStart(9)}  ${r.name.padEnd(38)} alone ${single.toFixed(1).padStart(7)} ms (${(single / single0).toFixed(2)}x)  loaded ${m.throughput.toFixed(0).padStart(5)} req/s (${(first.throughput / m.throughput).toFixed(2)}x slower)  p50 ${m.p50.toFixed(0).padStart(5)} ms  p99 ${m.p99.toFixed(0).padStart(5)} ms${total ? `  X-WP-Total ${total}` : ''}${m.errors ? `  errors ${m.errors}` : ''}`,
-          );
-        }
-      }
+      for (const size of scaleSizes()) sites.push(await openSite(env, size));
+      const [smallest, ...larger] = sites as [Site, ...Site[]];
+      const headersOf = (r: Route, s: Site) => (r.headers === 'basic' ? s.basic : s.cookie);
+      const load = (r: Route, s: Site) => () => measureHttp({ url: r.url(s), headers: headersOf(r, s) }, env);
+      // JIT and caches warm before any figure
+      for (const s of sites) for (const r of ROUTES) await measureHttp({ url: r.url(s), headers: headersOf(r, s), seconds: 1 }, env);
       const out: Comparison[] = [];
-      for (const r of routes) {
-        const ms = figures.get(r.name)!;
-        ms.forEach((m, i) => {
-          if (i === 0) return;
-          out.push({
-            scenario: `${r.name} @ ${sizes[i]!.toLocaleString('en')}`,
-            ours: m,
-            baseline: ms[0]!,
-            baselineName: `@ ${sizes[0]!.toLocaleString('en')}`,
-            note: `${(ms[0]!.throughput / m.throughput).toFixed(2)}x slower loaded; alone ${singles.get(r.name)![i]!.toFixed(1)} ms vs ${singles.get(r.name)![0]!.toFixed(1)} ms`,
-          });
-        });
+      for (const r of ROUTES) {
+        const first = await alone(r.url(smallest), headersOf(r, smallest));
+        for (const s of larger) {
+          const one = await alone(r.url(s), headersOf(r, s));
+          const m = await alternate(load(r, s), load(r, smallest), env);
+          const c: Comparison = {
+            scenario: `${r.name} @ ${s.size.toLocaleString('en')}`,
+            ...m,
+            baselineName: `@ ${smallest.size.toLocaleString('en')}`,
+            note: `${(m.baseline.throughput / m.ours.throughput).toFixed(2)}x slower loaded; alone ${one.ms.toFixed(1)} ms vs ${first.ms.toFixed(1)} ms${one.total ? `; X-WP-Total ${one.total}` : ''}`,
+          };
+          console.log(`  ${formatRow(c)}`);
+          out.push(c);
+        }
       }
       return out;
     } finally {
-      await kernel.stop();
-      // BENCH_SCALE_KEEP=1 keeps the seeded database, for EXPLAIN (ANALYZE, BUFFERS) of its queries
-      if (process.env.BENCH_SCALE_KEEP) console.log(`  kept the database: ${db.url}`);
-      else await db.close();
+      for (const s of sites) await s.close();
     }
   },
 };

@@ -89,25 +89,22 @@ export async function listDocuments(
     if (total === 0 || offset >= total) return { items: [], total };
   } else if (answeredByCounts(q)) {
     // exact, from the count table the documents' trigger keeps (core/documents/migrations.ts 0005)
-    const months = await countedMonths(db, kind, q.status, scope.created_by);
+    const months = await counted(db, 'month', { kind, status: q.status, createdBy: scope.created_by });
     total = months.reduce((t, m) => t + m.n, 0);
     if (offset >= total) return { items: [], total };
     if (orderby === 'date' && offset >= DEEP_OFFSET) {
-      // a deep page in date order starts in a known month: skip the months before it by their counts
-      // and scan only from its first row, instead of stepping over every row before the page
+      // a deep page in date order starts on a known day: skip the months before it by their counts, then
+      // the days of its month by theirs (0006), and scan from that day's first row instead of stepping
+      // over every row before the page
       if (dir === 'asc') months.reverse();
-      let before = 0;
-      for (const m of months) {
-        if (offset < before + m.n) {
-          where =
-            dir === 'desc'
-              ? where.where('issue_date', '<', sql`(${m.month}::date + interval '1 month')::date`)
-              : where.where('issue_date', '>=', sql`${m.month}::date`);
-          offset -= before;
-          break;
-        }
-        before += m.n;
-      }
+      const month = landing(months, offset);
+      const days = await counted(db, 'day', { kind, status: q.status, createdBy: scope.created_by, month: month.at });
+      if (dir === 'asc') days.reverse();
+      const day = landing(days, offset - month.before);
+      // (no day counted: the month emptied since it was counted; its bound then, as its first or last day)
+      const from = day.at ?? (dir === 'desc' ? sql`(${month.at}::date + interval '1 month' - interval '1 day')::date` : month.at);
+      where = where.where('issue_date', dir === 'desc' ? '<=' : '>=', sql`${from}::date`);
+      offset -= month.before + day.before;
     }
   } else {
     [{ n: total }] = await run<{ n: number }>(db, where.select(sql<number>`count(*)::int`.as('n')));
@@ -148,23 +145,40 @@ function answeredByCounts(q: ListQuery): boolean {
   return !q.search && q.client_id === undefined && q.recurring_id === undefined && !q.after && !q.before && q.overdue === undefined;
 }
 
-/** The live documents of a kind per month of issue (newest first), from the count table: a few hundred rows. */
-async function countedMonths(
+/**
+ * The live documents of a kind per month of issue (newest first) from the count table, or per day of
+ * one month from the day counts: a few hundred rows, or a few dozen.
+ */
+async function counted(
   db: Database,
-  kind: DocumentKind,
-  status: string[] | undefined,
-  createdBy: number | undefined,
-): Promise<Array<{ month: string; n: number }>> {
-  let query = qb.selectFrom('billing_document_counts').where('kind', '=', kind);
-  if (status?.length) query = query.where('status', 'in', status);
-  if (createdBy !== undefined) query = query.where('created_by', '=', createdBy);
-  const rows = await run<{ month: string; n: number }>(
+  per: 'month' | 'day',
+  f: { kind: DocumentKind; status?: string[]; createdBy?: number; month?: string },
+): Promise<Array<{ at: string; n: number }>> {
+  let query = qb.selectFrom(per === 'month' ? 'billing_document_counts' : 'billing_document_day_counts').where('kind', '=', f.kind);
+  if (f.month) query = query.where(per, '>=', sql`${f.month}::date`).where(per, '<', sql`(${f.month}::date + interval '1 month')::date`);
+  if (f.status?.length) query = query.where('status', 'in', f.status);
+  if (f.createdBy !== undefined) query = query.where('created_by', '=', f.createdBy);
+  const rows = await run<{ at: string; n: number }>(
     db,
     query
-      .select([sql<string>`month::text`.as('month'), sql<number>`sum(n)::int`.as('n')])
-      .groupBy('month')
+      .select([sql<string>`${sql.ref(per)}::text`.as('at'), sql<number>`sum(n)::int`.as('n')])
+      .groupBy(per)
       .having(sql`sum(n)`, '>', 0)
-      .orderBy('month', 'desc'),
+      .orderBy(per, 'desc'),
   );
-  return rows.map((r) => ({ month: r.month, n: Number(r.n) }));
+  return rows.map((r) => ({ at: r.at, n: Number(r.n) }));
+}
+
+/**
+ * The count the row `offset` rows into the counted list falls in, and how many rows the counts before it
+ * hold. The counts and the page are read by different statements: rows that left in between can put the
+ * offset past the last count, which is then the one landed on (the page's scan reads on past it).
+ */
+function landing(counts: Array<{ at: string; n: number }>, offset: number): { at?: string; before: number } {
+  let before = 0;
+  for (const [i, c] of counts.entries()) {
+    if (offset < before + c.n || i === counts.length - 1) return { at: c.at, before };
+    before += c.n;
+  }
+  return { before: 0 };
 }

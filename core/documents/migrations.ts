@@ -251,4 +251,77 @@ export const DOCUMENT_MIGRATIONS: Migration[] = [
       select billing_rebuild_document_aggregates();
     `,
   },
+  {
+    name: '0006_day_counts',
+    up: `
+      -- The live documents per kind, issue day, status and creator: a deep page finds its month from
+      -- billing_document_counts, then its day from here (some thirty rows), and skips at most a day of ids
+      -- instead of up to a month of them (14 000 at a million invoices over six years). Totals stay with
+      -- the month table: summing days would read thirty times the rows. Day first in the key, so that a
+      -- month of one kind is one range of it whatever the status filter. Shards as billing_document_counts.
+      create table billing_document_day_counts (
+        kind text not null,
+        day date not null,
+        status text not null,
+        created_by int not null, -- 0: no creator
+        shard int not null,
+        n bigint not null,
+        primary key (kind, day, status, created_by, shard)
+      );
+
+      -- its own trigger, so that the month table's function stays as it was; keys in a fixed order
+      create function billing_documents_day_count() returns trigger language plpgsql as $$
+      begin
+        insert into billing_document_day_counts as c (kind, day, status, created_by, shard, n)
+        select x.kind, x.day, x.status, x.created_by, pg_backend_pid() % 16, sum(x.d)
+          from (
+            select old.kind as kind, old.issue_date as day, old.status as status, coalesce(old.created_by, 0) as created_by, -1 as d
+             where tg_op <> 'INSERT' and old.trashed_at is null
+            union all
+            select new.kind, new.issue_date, new.status, coalesce(new.created_by, 0), 1
+             where tg_op <> 'DELETE' and new.trashed_at is null
+          ) x
+         group by x.kind, x.day, x.status, x.created_by
+        having sum(x.d) <> 0
+         order by x.kind, x.day, x.status, x.created_by
+        on conflict (kind, day, status, created_by, shard) do update set n = c.n + excluded.n;
+        return null;
+      end $$;
+
+      -- an update that sets none of the key's columns (a payment sets an invoice's due) does not call it;
+      -- one that sets them to the values they had inserts nothing (the old and new rows cancel)
+      create trigger billing_documents_day_count
+        after insert or delete or update of kind, issue_date, status, created_by, trashed_at on billing_documents
+        for each row execute function billing_documents_day_count();
+
+      -- the rebuild of 0005, and the day counts with it
+      create or replace function billing_rebuild_document_aggregates() returns void language plpgsql as $$
+      begin
+        lock table billing_documents in share mode;
+        delete from billing_document_counts;
+        insert into billing_document_counts (kind, status, created_by, month, shard, n)
+        select kind, status, coalesce(created_by, 0), date_trunc('month', issue_date::timestamp)::date, 0, count(*)
+          from billing_documents where trashed_at is null group by 1, 2, 3, 4;
+        delete from billing_document_day_counts;
+        insert into billing_document_day_counts (kind, day, status, created_by, shard, n)
+        select kind, issue_date, status, coalesce(created_by, 0), 0, count(*)
+          from billing_documents where trashed_at is null group by 1, 2, 3, 4;
+        delete from billing_document_open_due;
+        insert into billing_document_open_due (kind, status, created_by, due_date, shard, n)
+        select kind, status, coalesce(created_by, 0), due_date, 0, count(*)
+          from billing_documents
+         where trashed_at is null and due > 0 and due_date is not null and status in ('available', 'partial', 'unpaid')
+         group by 1, 2, 3, 4;
+        delete from billing_invoice_days;
+        insert into billing_invoice_days (currency, day, shard, invoiced, outstanding)
+        select currency, issue_date, 0, sum(total), sum(due)
+          from billing_documents
+         where kind = 'invoice' and trashed_at is null and status not in ('draft', 'cancelled')
+         group by 1, 2;
+      end $$;
+      insert into billing_document_day_counts (kind, day, status, created_by, shard, n)
+      select kind, issue_date, status, coalesce(created_by, 0), 0, count(*)
+        from billing_documents where trashed_at is null group by 1, 2, 3, 4;
+    `,
+  },
 ];
