@@ -35,6 +35,14 @@ describe('scheduled jobs', () => {
     // the fixture ticks every second; let both instances race for a few due times
     await new Promise((r) => setTimeout(r, 3500));
     await a.plugins.deactivate('hello', CLI);
+    // a run claimed just before is still working (the claim commits before the work): count once every
+    // instance has dropped the job and every claimed run has finished
+    await eventually(() => b.jobs.jobs.get('hello_tick') === undefined);
+    expect(
+      await eventually(
+        async () => (await a.db.query(`select 1 from billing_job_runs where hook = 'hello_tick' and finished_at is null`)).length === 0,
+      ),
+    ).toBe(true);
     const runs = await a.db.query<{ due_at: string; instance: string }>(
       `select due_at, instance from billing_job_runs where hook = 'hello_tick' and reason = 'scheduled'`,
     );
