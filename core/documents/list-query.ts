@@ -89,22 +89,27 @@ export async function listDocuments(
     if (total === 0 || offset >= total) return { items: [], total };
   } else if (answeredByCounts(q)) {
     // exact, from the count table the documents' trigger keeps (core/documents/migrations.ts 0005)
-    const months = await counted(db, 'month', { kind, status: q.status, createdBy: scope.created_by });
-    total = months.reduce((t, m) => t + m.n, 0);
-    if (offset >= total) return { items: [], total };
+    const counts = { kind, status: q.status, createdBy: scope.created_by };
     if (orderby === 'date' && offset >= DEEP_OFFSET) {
       // a deep page in date order starts on a known day: skip the months before it by their counts, then
       // the days of its month by theirs (0006), and scan from that day's first row instead of stepping
       // over every row before the page
+      const months = await counted(db, 'month', counts);
+      total = months.reduce((t, m) => t + m.n, 0);
+      if (offset >= total) return { items: [], total };
       if (dir === 'asc') months.reverse();
       const month = landing(months, offset);
-      const days = await counted(db, 'day', { kind, status: q.status, createdBy: scope.created_by, month: month.at });
+      const days = await counted(db, 'day', { ...counts, month: month.at });
       if (dir === 'asc') days.reverse();
       const day = landing(days, offset - month.before);
       // (no day counted: the month emptied since it was counted; its bound then, as its first or last day)
       const from = day.at ?? (dir === 'desc' ? sql`(${month.at}::date + interval '1 month' - interval '1 day')::date` : month.at);
       where = where.where('issue_date', dir === 'desc' ? '<=' : '>=', sql`${from}::date`);
       offset -= month.before + day.before;
+    } else {
+      // the total alone: a sum with no grouping or sorting costs PostgreSQL a fifth of the months' query
+      [{ n: total }] = await run<{ n: number }>(db, countRows('month', counts).select(sql<number>`coalesce(sum(n), 0)::int`.as('n')));
+      if (total === 0 || offset >= total) return { items: [], total };
     }
   } else {
     [{ n: total }] = await run<{ n: number }>(db, where.select(sql<number>`count(*)::int`.as('n')));
@@ -145,22 +150,31 @@ function answeredByCounts(q: ListQuery): boolean {
   return !q.search && q.client_id === undefined && q.recurring_id === undefined && !q.after && !q.before && q.overdue === undefined;
 }
 
-/**
- * The live documents of a kind per month of issue (newest first) from the count table, or per day of
- * one month from the day counts: a few hundred rows, or a few dozen.
- */
-async function counted(
-  db: Database,
-  per: 'month' | 'day',
-  f: { kind: DocumentKind; status?: string[]; createdBy?: number; month?: string },
-): Promise<Array<{ at: string; n: number }>> {
+interface CountFilter {
+  kind: DocumentKind;
+  status?: string[];
+  createdBy?: number;
+  /** Day counts only: the month (its first day) they are read for. */
+  month?: string;
+}
+
+/** The rows of the month counts (0005) or the day counts (0006) that a list's filters select. */
+function countRows(per: 'month' | 'day', f: CountFilter) {
   let query = qb.selectFrom(per === 'month' ? 'billing_document_counts' : 'billing_document_day_counts').where('kind', '=', f.kind);
   if (f.month) query = query.where(per, '>=', sql`${f.month}::date`).where(per, '<', sql`(${f.month}::date + interval '1 month')::date`);
   if (f.status?.length) query = query.where('status', 'in', f.status);
   if (f.createdBy !== undefined) query = query.where('created_by', '=', f.createdBy);
+  return query;
+}
+
+/**
+ * The live documents of a kind per month of issue (newest first), or per day of one month: a few
+ * hundred rows, or a few dozen.
+ */
+async function counted(db: Database, per: 'month' | 'day', f: CountFilter): Promise<Array<{ at: string; n: number }>> {
   const rows = await run<{ at: string; n: number }>(
     db,
-    query
+    countRows(per, f)
       .select([sql<string>`${sql.ref(per)}::text`.as('at'), sql<number>`sum(n)::int`.as('n')])
       .groupBy(per)
       .having(sql`sum(n)`, '>', 0)
