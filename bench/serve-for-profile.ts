@@ -1,6 +1,7 @@
 // `node --cpu-prof bench/serve-for-profile.ts`: a seeded service on BENCH_DATABASE_URL (or embedded) that
-// (with BENCH_INVOICES invoices, default 2 000) prints an authenticated invoice URL and its Authorization header, then serves until SIGINT, so a
-// profiler sees only the service (load it from another process: autocannon).
+// (with BENCH_INVOICES invoices, default 2 000) prints an authenticated invoice URL, its Authorization
+// header and a signed-in session cookie for the admin screens, then serves until SIGINT, so a profiler
+// sees only the service (load it from another process: autocannon).
 import { CLI } from '../core/audit/audit.ts';
 import { benchEnv } from './harness.ts';
 import { seed } from './scenarios/documents.ts';
@@ -9,7 +10,10 @@ const env = benchEnv();
 const db = await env.database();
 const kernel = await env.kernel(db.url);
 await seed(kernel, Number(process.env.BENCH_INVOICES ?? 2000));
-const user = await kernel.identity.users.create({ login: 'bench', email: 'bench@example.com', role: 'administrator' }, CLI);
+const user = await kernel.identity.users.create(
+  { login: 'bench', email: 'bench@example.com', role: 'administrator', password: 'bench password 1' },
+  CLI,
+);
 const { password } = await kernel.identity.appPasswords.create(user, 'bench', CLI);
 const authorization = `Basic ${Buffer.from(`bench:${password}`).toString('base64')}`;
 const api = `${kernel.url}/wp-json/billing/v1`;
@@ -19,7 +23,13 @@ const res = await fetch(`${api}/invoices`, {
   body: JSON.stringify({ items: [{ name: 'Work', quantity: 1, price: 100 }], customer_name: 'Bench', status: 'available' }),
 });
 const { id } = (await res.json()) as { id: number };
-console.log(JSON.stringify({ api, id, authorization }));
+const login = await fetch(`${kernel.url}/wp-login.php`, {
+  method: 'POST',
+  body: new URLSearchParams({ log: 'bench', pwd: 'bench password 1' }),
+  redirect: 'manual',
+});
+const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+console.log(JSON.stringify({ api, id, authorization, admin: `${kernel.url}/wp-admin/`, cookie }));
 process.once('SIGINT', async () => {
   await kernel.stop();
   await db.close();

@@ -44,7 +44,7 @@ export interface AdminScreen {
 
 /** The screens of the loaded modules and plugins; a deactivated plugin's screens leave the menu on every instance. */
 export class AdminScreens {
-  readonly screens = new OwnedRegistry<AdminScreen>('admin screen');
+  private readonly screens = new OwnedRegistry<AdminScreen>('admin screen');
 
   /** Takes the `screens` units declare. */
   sink(): ContributionSink {
@@ -57,8 +57,12 @@ export class AdminScreens {
     };
   }
 
+  /** The screens in menu order, sorted once per change of the set (a plugin loaded or unloaded here). */
+  private sorted: AdminScreen[] | null = null;
+
   add(owner: string, screen: AdminScreen): void {
     this.screens.add(owner, screen.slug, screen);
+    this.sorted = null;
   }
 
   get(slug: string): AdminScreen | undefined {
@@ -67,9 +71,11 @@ export class AdminScreens {
 
   removeOwner(owner: string): void {
     this.screens.removeOwner(owner);
+    this.sorted = null;
   }
 
-  ordered(): AdminScreen[] {
-    return this.screens.values().sort((a, b) => a.order - b.order || a.slug.localeCompare(b.slug));
+  ordered(): readonly AdminScreen[] {
+    this.sorted ??= this.screens.values().sort((a, b) => a.order - b.order || a.slug.localeCompare(b.slug));
+    return this.sorted;
   }
 }

@@ -10,7 +10,7 @@ import type { ContributionSink } from '../plugins/contributions.ts';
 import { AppPasswordStore } from './app-passwords.ts';
 import { IdentityAuthenticator } from './authenticator.ts';
 import { ADMINISTRATOR } from './capabilities.ts';
-import { parseCookies, serializeCookie } from './cookies.ts';
+import { cookieValue, serializeCookie } from './cookies.ts';
 import { createNonce, verifyNonce } from './nonces.ts';
 export { NONCE_ADMIN, NONCE_LOGOUT, NONCE_REST } from './nonces.ts';
 import { verifyPassword } from './passwords.ts';
@@ -151,7 +151,7 @@ export class Identity {
   // sessions and cookies
 
   sessionToken(req: Request): string | undefined {
-    return parseCookies(req.headers.cookie)[SESSION_COOKIE];
+    return cookieValue(req.headers.cookie, SESSION_COOKIE);
   }
 
   /** The user signed in by the request's session cookie (the admin screens and admin-ajax). */
