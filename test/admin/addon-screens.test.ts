@@ -147,7 +147,8 @@ suite('the addon screens in Chromium', () => {
     await open(page, 'recurring.php');
     await page.getByText('No recurring invoices yet.').waitFor();
     await page.getByRole('button', { name: 'Repeat an invoice' }).click();
-    await page.getByLabel('Invoice id').fill(String(source.id));
+    // the invoice as a person knows it: by its number
+    await page.getByLabel('Invoice number').fill(source.number);
     await page.getByLabel('Frequency').selectOption('monthly');
     // the server's answer to what is missing is shown next to its field
     await page.getByRole('button', { name: 'Create recurring profile' }).click();
