@@ -68,23 +68,25 @@ export function adminRouter({ identity, options, config, screens, assets }: Admi
       );
     }
     const can = (cap: string) => identity.userCan(user, cap);
+    const capabilities = (list: readonly string[]) => identity.capabilitiesAmong(user, list);
     const adminNonce = identity.createNonce(NONCE_ADMIN, user);
     const restNonce = identity.createNonce(NONCE_REST, user);
     // the screen and the shell's own lookups at once: each is a round trip to the database at most (the
     // session's look-up brought the user's display name)
     const [body, profile, site] = await Promise.all([
-      screen.render({ user, adminNonce, restNonce, query: req.query as Record<string, unknown>, can }),
+      screen.render({ user, adminNonce, restNonce, query: req.query as Record<string, unknown>, can, capabilities }),
       user.displayName === undefined ? identity.users.byId(user.id) : { display_name: user.displayName },
       siteName(),
     ]);
-    const menu = [];
-    for (const s of screens.ordered()) {
-      if (s.hidden) continue;
-      if (!s.capability || (await can(s.capability))) {
-        const current = s.slug === screen.slug || s.slug === screen.parent;
-        menu.push({ href: s.slug === 'index.php' ? '/wp-admin/' : `/wp-admin/${s.slug}`, title: s.title, current });
-      }
-    }
+    const listed = screens.ordered().filter((s) => !s.hidden);
+    const held = new Set(await capabilities(listed.flatMap((s) => (s.capability ? [s.capability] : []))));
+    const menu = listed
+      .filter((s) => !s.capability || held.has(s.capability))
+      .map((s) => ({
+        href: s.slug === 'index.php' ? '/wp-admin/' : `/wp-admin/${s.slug}`,
+        title: s.title,
+        current: s.slug === screen.slug || s.slug === screen.parent,
+      }));
     sendHtml(
       res,
       200,

@@ -16,6 +16,8 @@ export interface ScreenContext {
   /** The query string of the request. */
   query: Record<string, unknown>;
   can(capability: string): Promise<boolean>;
+  /** Which of these capabilities the user holds, as `can` answers each, in one call. */
+  capabilities(list: readonly string[]): Promise<string[]>;
 }
 
 /**

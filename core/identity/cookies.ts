@@ -14,6 +14,7 @@ export function cookieValue(header: string | undefined, name: string): string | 
 function cookieText(text: string): string {
   let value = text.trim();
   if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+  if (!value.includes('%')) return value; // nothing escaped: a session token never is
   try {
     return decodeURIComponent(value);
   } catch {
