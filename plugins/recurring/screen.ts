@@ -86,6 +86,8 @@ export const recurringScreen = resourceScreen({
     fields: (({ end: _end, invoice_id: _id, invoice_number, ...f }) => ({ invoice_number: { ...invoice_number!, required: true }, ...f }))(
       FROM_INVOICE_ARGS,
     ),
+    // found as the Record payment form finds one: by number or customer, within the user's own list
+    suggest: { invoice_number: { action: 'billing_search_invoices', value: '{number}', label: '{number} · {customer}' } },
     submit: 'Create recurring profile',
     done: 'Profile {id} created; first invoice on {next_date}.',
   },
