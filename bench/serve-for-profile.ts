@@ -1,6 +1,7 @@
 // `node --cpu-prof bench/serve-for-profile.ts`: a seeded service on BENCH_DATABASE_URL (or embedded) that
-// prints an authenticated invoice URL and its Authorization header, then serves until SIGINT, so a
-// profiler sees only the service (load it from another process: autocannon).
+// prints an authenticated invoice URL, its Authorization header and a signed-in session cookie for the
+// admin screens, then serves until SIGINT, so a profiler sees only the service (load it from another
+// process: autocannon).
 // Seeded with BENCH_INVOICES invoices (default 2 000) through the documents scenario's seed; or, with
 // BENCH_SCALE=<n> and BENCH_DATABASE_URL, with the scale scenario's n invoices in a database
 // `billing_profile_<n>` that is kept and reused by later runs (a million takes minutes to seed; drop it to
@@ -11,6 +12,7 @@ import { benchEnv } from './harness.ts';
 import { seed } from './scenarios/documents.ts';
 import { seedScale } from './scenarios/scale.ts';
 
+const PASSWORD = 'bench password 1';
 const env = benchEnv();
 const scale = Number(process.env.BENCH_SCALE ?? 0);
 const db = scale ? await keptDatabase(scale) : { ...(await env.database()), fresh: true };
@@ -18,7 +20,7 @@ const kernel = await env.kernel(db.url);
 if (db.fresh) {
   if (scale) await seedScale(kernel, 0, scale);
   else await seed(kernel, Number(process.env.BENCH_INVOICES ?? 2000));
-  await kernel.identity.users.create({ login: 'bench', email: 'bench@example.com', role: 'administrator' }, CLI);
+  await kernel.identity.users.create({ login: 'bench', email: 'bench@example.com', role: 'administrator', password: PASSWORD }, CLI);
 }
 const user = (await kernel.identity.users.byLogin('bench'))!;
 const { password } = await kernel.identity.appPasswords.create(user, `profile ${process.pid}`, CLI);
@@ -26,7 +28,13 @@ const authorization = `Basic ${Buffer.from(`bench:${password}`).toString('base64
 const api = `${kernel.url}/wp-json/billing/v1`;
 const res = await fetch(`${api}/invoices?per_page=1`, { headers: { authorization } });
 const [{ id }] = (await res.json()) as Array<{ id: number }>;
-console.log(JSON.stringify({ api, id, authorization }));
+const login = await fetch(`${kernel.url}/wp-login.php`, {
+  method: 'POST',
+  body: new URLSearchParams({ log: 'bench', pwd: PASSWORD }),
+  redirect: 'manual',
+});
+const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+console.log(JSON.stringify({ api, id, authorization, admin: `${kernel.url}/wp-admin/`, cookie }));
 process.once('SIGINT', async () => {
   await kernel.stop();
   await db.close();

@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { CLI } from '../../core/audit/audit.ts';
 import { DIST_DIR, ensureAdminBuilt } from '../../core/admin/build.ts';
 import { CORE_APP_SCREENS } from '../../core/admin/app-screens.ts';
-import { measureHttp, type Comparison, type Scenario } from '../harness.ts';
+import { alternate, measureHttp, type Comparison, type Scenario } from '../harness.ts';
 
 const gz = (file: string) => gzipSync(readFileSync(join(DIST_DIR, file))).length;
 
@@ -61,12 +61,15 @@ export const screens: Scenario = {
         const url = `${kernel.url}/wp-admin/${s.slug}`;
         page = await (await fetch(url, { headers: { cookie } })).text();
         const js = screenFiles(manifest.js, s.screen === 'reports').reduce((n, f) => n + gz(f), 0);
-        const ours = await measureHttp({ url, headers: { cookie } }, env);
-        const baseline = await measureHttp({ url: baseUrl }, env);
+        // alternated, medians of BENCH_RUNS: a busy minute of a shared machine falls on both sides
+        const measured = await alternate(
+          () => measureHttp({ url, headers: { cookie } }, env),
+          () => measureHttp({ url: baseUrl }, env),
+          env,
+        );
         out.push({
           scenario: `GET /wp-admin/${s.slug}`,
-          ours,
-          baseline,
+          ...measured,
           baselineName: `static ${page.length} B page`,
           note: `JS ${(js / 1024).toFixed(1)} KB gz, CSS ${(css / 1024).toFixed(1)} KB gz`,
         });

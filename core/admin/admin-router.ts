@@ -44,6 +44,67 @@ export function adminRouter({ identity, options, config, screens, assets }: Admi
     next();
   });
 
+  // the screens first: the route every page of the admin area takes, so it is matched before the others
+  router.get('/wp-admin', (_req, res) => res.redirect(301, '/wp-admin/'));
+  router.get(['/wp-admin/', '/wp-admin/:slug'], async (req, res) => {
+    const slug = typeof req.params.slug === 'string' ? req.params.slug : 'index.php';
+    const user = await identity.sessionUser(req);
+    if (!user) return res.redirect(302, `/wp-login.php?redirect_to=${encodeURIComponent(req.originalUrl)}&reauth=1`);
+    const screen = SCREEN_SLUG.test(slug) ? screens.get(slug) : undefined;
+    if (!screen)
+      return sendHtml(
+        res,
+        404,
+        messagePage('Not Found', html`<p>There is no such page. <a href="/wp-admin/">Back to the dashboard</a>.</p>`),
+      );
+    if (screen.capability && !(await identity.userCan(user, screen.capability))) {
+      return sendHtml(
+        res,
+        403,
+        messagePage(
+          'Forbidden',
+          html`<p>Sorry, you are not allowed to access this page. <a href="/wp-admin/">Back to the dashboard</a>.</p>`,
+        ),
+      );
+    }
+    const can = (cap: string) => identity.userCan(user, cap);
+    const capabilities = (list: readonly string[]) => identity.capabilitiesAmong(user, list);
+    const adminNonce = identity.createNonce(NONCE_ADMIN, user);
+    const restNonce = identity.createNonce(NONCE_REST, user);
+    // the screen and the shell's own lookups at once: each is a round trip to the database at most (the
+    // session's look-up brought the user's display name)
+    const [body, profile, site] = await Promise.all([
+      screen.render({ user, adminNonce, restNonce, query: req.query as Record<string, unknown>, can, capabilities }),
+      user.displayName === undefined ? identity.users.byId(user.id) : { display_name: user.displayName },
+      siteName(),
+    ]);
+    const listed = screens.ordered().filter((s) => !s.hidden);
+    const held = new Set(await capabilities(listed.flatMap((s) => (s.capability ? [s.capability] : []))));
+    const menu = listed
+      .filter((s) => !s.capability || held.has(s.capability))
+      .map((s) => ({
+        href: s.slug === 'index.php' ? '/wp-admin/' : `/wp-admin/${s.slug}`,
+        title: s.title,
+        current: s.slug === screen.slug || s.slug === screen.parent,
+      }));
+    sendHtml(
+      res,
+      200,
+      shell({
+        title: screen.title,
+        siteName: site,
+        userName: profile?.display_name ?? user.login,
+        adminNonce,
+        restNonce,
+        restRoot: `${config.baseUrl}/wp-json/`,
+        logoutUrl: logoutUrl(identity, user),
+        menu,
+        body,
+        assets: assets?.() ?? null,
+      }),
+    );
+  });
+
   router.get('/wp-login.php', async (req, res) => {
     if (req.query.action === 'logout') return logout(req, res);
     sendHtml(
@@ -108,64 +169,6 @@ export function adminRouter({ identity, options, config, screens, assets }: Admi
       .end(assetBytes(file));
   });
 
-  router.get('/wp-admin', (_req, res) => res.redirect(301, '/wp-admin/'));
-  router.get(['/wp-admin/', '/wp-admin/:slug'], async (req, res) => {
-    const slug = typeof req.params.slug === 'string' ? req.params.slug : 'index.php';
-    const user = await identity.sessionUser(req);
-    if (!user) return res.redirect(302, `/wp-login.php?redirect_to=${encodeURIComponent(req.originalUrl)}&reauth=1`);
-    const screen = SCREEN_SLUG.test(slug) ? screens.get(slug) : undefined;
-    if (!screen)
-      return sendHtml(
-        res,
-        404,
-        messagePage('Not Found', html`<p>There is no such page. <a href="/wp-admin/">Back to the dashboard</a>.</p>`),
-      );
-    if (screen.capability && !(await identity.userCan(user, screen.capability))) {
-      return sendHtml(
-        res,
-        403,
-        messagePage(
-          'Forbidden',
-          html`<p>Sorry, you are not allowed to access this page. <a href="/wp-admin/">Back to the dashboard</a>.</p>`,
-        ),
-      );
-    }
-    const can = (cap: string) => identity.userCan(user, cap);
-    const adminNonce = identity.createNonce(NONCE_ADMIN, user);
-    const restNonce = identity.createNonce(NONCE_REST, user);
-    // the screen and the shell's own lookups at once: each is a round trip to the database at most (the
-    // session's look-up brought the user's display name)
-    const [body, profile, site] = await Promise.all([
-      screen.render({ user, adminNonce, restNonce, query: req.query as Record<string, unknown>, can }),
-      user.displayName === undefined ? identity.users.byId(user.id) : { display_name: user.displayName },
-      siteName(),
-    ]);
-    const menu = [];
-    for (const s of screens.ordered()) {
-      if (s.hidden) continue;
-      if (!s.capability || (await can(s.capability))) {
-        const current = s.slug === screen.slug || s.slug === screen.parent;
-        menu.push({ href: s.slug === 'index.php' ? '/wp-admin/' : `/wp-admin/${s.slug}`, title: s.title, current });
-      }
-    }
-    sendHtml(
-      res,
-      200,
-      shell({
-        title: screen.title,
-        siteName: site,
-        userName: profile?.display_name ?? user.login,
-        adminNonce,
-        restNonce,
-        restRoot: `${config.baseUrl}/wp-json/`,
-        logoutUrl: logoutUrl(identity, user),
-        menu,
-        body,
-        assets: assets?.() ?? null,
-      }),
-    );
-  });
-
   router.use(['/wp-login.php', '/wp-admin'], ((err, _req, res, next) => {
     if (res.headersSent || !(err?.status >= 400 && err?.status < 500)) return next(err);
     sendHtml(res, err.status, messagePage('Bad Request', html`<p>The request could not be read.</p>`));
@@ -206,5 +209,7 @@ function safeRedirect(value: unknown): string {
 }
 
 function sendHtml(res: Response, status: number, body: string): void {
-  res.status(status).type('text/html; charset=UTF-8').end(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'text/html; charset=UTF-8');
+  res.end(body);
 }

@@ -46,8 +46,7 @@ export function appScreen(
     hidden: spec.hidden,
     parent: spec.parent,
     async render(ctx: ScreenContext): Promise<Html> {
-      const caps: string[] = [];
-      for (const c of ASKED) if (await ctx.can(c)) caps.push(c);
+      const caps = await ctx.capabilities(ASKED);
       const query: Record<string, string> = {};
       for (const [k, v] of Object.entries(ctx.query)) if (typeof v === 'string' && k.length < 40) query[k] = v.slice(0, 200);
       const currency = options ? await options.get('currency') : '';

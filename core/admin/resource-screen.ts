@@ -2,9 +2,9 @@ import type { ArgSchema } from '../http/rest/route.ts';
 import { appScreen } from './app-screens.ts';
 import type { AdminScreen, ScreenContext } from './screens.ts';
 import { inputOf, label } from './settings.ts';
-import type { ResourceColumn, ResourceDetails, ResourceField, ResourceProps } from './wire.ts';
+import type { FieldSuggestions, ResourceColumn, ResourceDetails, ResourceField, ResourceProps } from './wire.ts';
 
-export type { ResourceColumn, ResourceDetails, ResourceField, ResourceProps } from './wire.ts';
+export type { FieldSuggestions, ResourceColumn, ResourceDetails, ResourceField, ResourceProps } from './wire.ts';
 
 /**
  * A screen made of data: a list of what one REST collection answers, with row buttons that call its
@@ -46,6 +46,8 @@ export interface ResourceCreate {
   route: string;
   capability?: string;
   fields: ResourceFields;
+  /** Suggestions while typing in some of the fields, by field (an invoice found by its number or customer). */
+  suggest?: Record<string, FieldSuggestions>;
   submit: string;
   done: string;
   /** A value of the answer shown once, e.g. a webhook's signing secret (`secret`), with this label. */
@@ -78,7 +80,7 @@ export interface ResourceScreenDeclaration {
   refine?: (d: ResourceScreenDeclaration, ctx: ScreenContext) => Promise<ResourceScreenDeclaration>;
 }
 
-function fieldsOf(fields: ResourceFields): ResourceField[] {
+function fieldsOf(fields: ResourceFields, suggest: Record<string, FieldSuggestions> = {}): ResourceField[] {
   return Object.entries(fields).map(([key, schema]) => {
     const items = schema.items as ArgSchema | undefined;
     const control =
@@ -92,6 +94,7 @@ function fieldsOf(fields: ResourceFields): ResourceField[] {
       ...control,
       required: Boolean(schema.required),
       ...(schema.default !== undefined ? { default: schema.default } : {}),
+      ...(suggest[key] ? { suggest: suggest[key] } : {}),
     };
   });
 }
@@ -104,7 +107,9 @@ async function resolved(d: ResourceScreenDeclaration, ctx: ScreenContext): Promi
     if (await allowed(a.capability)) actions.push({ ...a, capability: undefined, fields: a.fields ? fieldsOf(a.fields) : undefined });
   }
   const create =
-    d.create && (await allowed(d.create.capability)) ? { ...d.create, capability: undefined, fields: fieldsOf(d.create.fields) } : null;
+    d.create && (await allowed(d.create.capability))
+      ? { ...d.create, capability: undefined, suggest: undefined, fields: fieldsOf(d.create.fields, d.create.suggest) }
+      : null;
   return { description: d.description ?? '', list: d.list, actions, create, details: d.details ?? null };
 }
 

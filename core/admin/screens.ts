@@ -16,6 +16,8 @@ export interface ScreenContext {
   /** The query string of the request. */
   query: Record<string, unknown>;
   can(capability: string): Promise<boolean>;
+  /** Which of these capabilities the user holds, as `can` answers each, in one call. */
+  capabilities(list: readonly string[]): Promise<string[]>;
 }
 
 /**
@@ -44,7 +46,7 @@ export interface AdminScreen {
 
 /** The screens of the loaded modules and plugins; a deactivated plugin's screens leave the menu on every instance. */
 export class AdminScreens {
-  readonly screens = new OwnedRegistry<AdminScreen>('admin screen');
+  private readonly screens = new OwnedRegistry<AdminScreen>('admin screen');
 
   /** Takes the `screens` units declare. */
   sink(): ContributionSink {
@@ -57,8 +59,12 @@ export class AdminScreens {
     };
   }
 
+  /** The screens in menu order, sorted once per change of the set (a plugin loaded or unloaded here). */
+  private sorted: AdminScreen[] | null = null;
+
   add(owner: string, screen: AdminScreen): void {
     this.screens.add(owner, screen.slug, screen);
+    this.sorted = null;
   }
 
   get(slug: string): AdminScreen | undefined {
@@ -67,9 +73,11 @@ export class AdminScreens {
 
   removeOwner(owner: string): void {
     this.screens.removeOwner(owner);
+    this.sorted = null;
   }
 
-  ordered(): AdminScreen[] {
-    return this.screens.values().sort((a, b) => a.order - b.order || a.slug.localeCompare(b.slug));
+  ordered(): readonly AdminScreen[] {
+    this.sorted ??= this.screens.values().sort((a, b) => a.order - b.order || a.slug.localeCompare(b.slug));
+    return this.sorted;
   }
 }

@@ -36,6 +36,18 @@ export interface ResourceField {
   choices?: string[];
   required: boolean;
   default?: unknown;
+  suggest?: FieldSuggestions;
+}
+
+/**
+ * Suggestions for a text box as the person types: an admin-ajax search action that answers a list for
+ * `term` (narrowed on the server to what the user may see, as billing_search_invoices is), the value a
+ * hit puts in the box and the words shown for it (`{key}` is the hit's value of key).
+ */
+export interface FieldSuggestions {
+  action: string;
+  value: string;
+  label: string;
 }
 
 export interface ResourceDetails {

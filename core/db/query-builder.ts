@@ -32,13 +32,15 @@ export async function run<T = Record<string, any>>(on: Database | Tx, query: Com
 }
 
 /**
- * A column list written as SQL (`id, amount::text, …`, the shape the row mappers read) as the builder's
- * select expressions, each named as PostgreSQL names it (the column, also when cast).
+ * A column list written as SQL (`id, amount::text, (select …) as name`, the shape the row mappers read;
+ * no comma inside an expression) as the builder's select expressions, each named as PostgreSQL names it
+ * (the column, also when cast) or by its `as`.
  */
 export function columns(list: string): Array<AliasedRawBuilder<unknown, string>> {
   return list.split(',').map((expr) => {
     const e = expr.trim();
-    return sql.raw(e).as(e.replace(/::[a-z ]+$/i, ''));
+    const named = /^([\s\S]+?)\s+as\s+([a-z_][a-z0-9_]*)$/i.exec(e);
+    return named ? sql.raw(named[1]!).as(named[2]!) : sql.raw(e).as(e.replace(/::[a-z ]+$/i, ''));
   });
 }
 

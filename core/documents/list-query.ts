@@ -21,6 +21,8 @@ export interface ListQuery {
   overdue?: boolean;
   /** Only the invoices a recurring profile generated. */
   recurring_id?: number;
+  /** Only the document of this number (exactly: what a person knows a document by). */
+  number?: string;
   orderby?: 'date' | 'id' | 'number' | 'due_date' | 'total';
   order?: 'asc' | 'desc';
   /** The user the list is for: it is narrowed to their scope (`billing_list_scope`). None: in-process, unscoped. */
@@ -55,6 +57,7 @@ export async function listDocuments(
   if (q.status?.length) where = where.where('status', 'in', q.status);
   if (q.client_id !== undefined) where = where.where('client_id', '=', q.client_id);
   if (q.recurring_id !== undefined) where = where.where('recurring_id', '=', q.recurring_id);
+  if (q.number !== undefined) where = where.where('number', '=', q.number);
   if (q.after) where = where.where('issue_date', '>', sql`${q.after}::date`);
   if (q.before) where = where.where('issue_date', '<', sql`${q.before}::date`);
   const today = q.overdue !== undefined ? siteDate(new Date(), await options.get('timezone')) : '';
@@ -147,7 +150,15 @@ const DEEP_OFFSET = 200;
 
 /** Whether the count table can answer this list's total: only kind, status and the creator scope narrow it. */
 function answeredByCounts(q: ListQuery): boolean {
-  return !q.search && q.client_id === undefined && q.recurring_id === undefined && !q.after && !q.before && q.overdue === undefined;
+  return (
+    !q.search &&
+    q.client_id === undefined &&
+    q.recurring_id === undefined &&
+    q.number === undefined &&
+    !q.after &&
+    !q.before &&
+    q.overdue === undefined
+  );
 }
 
 interface CountFilter {

@@ -34,6 +34,11 @@ export interface ObjectRef {
   param: string;
   /** Turns that id into the id of the document the check is about (a payment's invoice); null when there is none. */
   resolve?(id: number): Promise<number | null>;
+  /**
+   * For a parameter that names the document by text (an invoice's number) instead of an id: the id it
+   * names, or null when none (the route then answers as for a missing document).
+   */
+  resolveText?(value: string): Promise<number | null>;
   /** The capability to hold for that document, when it is not the route's (duplicating reads its source). */
   capability?: string;
 }

@@ -1,21 +1,25 @@
-/** Reads a Cookie header into name → value (first occurrence wins, as browsers send the most specific first). */
-export function parseCookies(header: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!header) return out;
+/**
+ * One cookie's value from a Cookie header (the first occurrence wins, as browsers send the most specific
+ * first), decoded; the others are not decoded, as the session cookie is read on every admin request.
+ */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
   for (const part of header.split(';')) {
     const i = part.indexOf('=');
-    if (i < 0) continue;
-    const name = part.slice(0, i).trim();
-    if (!name || name in out) continue;
-    let value = part.slice(i + 1).trim();
-    if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
-    try {
-      out[name] = decodeURIComponent(value);
-    } catch {
-      out[name] = value;
-    }
+    if (i >= 0 && part.slice(0, i).trim() === name) return cookieText(part.slice(i + 1));
   }
-  return out;
+  return undefined;
+}
+
+function cookieText(text: string): string {
+  let value = text.trim();
+  if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+  if (!value.includes('%')) return value; // nothing escaped: a session token never is
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 export interface CookieOptions {

@@ -10,7 +10,7 @@ import type { ContributionSink } from '../plugins/contributions.ts';
 import { AppPasswordStore } from './app-passwords.ts';
 import { IdentityAuthenticator } from './authenticator.ts';
 import { ADMINISTRATOR } from './capabilities.ts';
-import { parseCookies, serializeCookie } from './cookies.ts';
+import { cookieValue, serializeCookie } from './cookies.ts';
 import { createNonce, verifyNonce } from './nonces.ts';
 export { NONCE_ADMIN, NONCE_LOGOUT, NONCE_REST } from './nonces.ts';
 import { verifyPassword } from './passwords.ts';
@@ -126,7 +126,7 @@ export class Identity {
    */
   async userCan(user: AuthUser, capability: string, ...objectIds: number[]): Promise<boolean> {
     const isAdmin = user.roles.includes(ADMINISTRATOR);
-    const held = user.roles.length === 1 ? this.roles.capabilitiesOf(user.roles[0]!) : this.merged(user.roles);
+    const held = this.rolesTable(user);
     // the common case, no listener: no copy of the table is needed
     if (!this.hooks.hasFilter('billing_user_has_cap')) return isAdmin || held[capability] === true;
     const allcaps: Record<string, boolean> = { ...held };
@@ -137,6 +137,26 @@ export class Identity {
       .applyFilters('billing_user_has_cap', allcaps, [capability], [capability, user.id, ...objectIds], who)
       .catch(() => null);
     return Boolean(filtered?.[capability]);
+  }
+
+  /**
+   * Which of `capabilities` the user holds, each as `userCan` answers it: one call for the many a page
+   * asks about (its menu, what its buttons need). Without a `billing_user_has_cap` listener the roles
+   * alone answer, all at once.
+   */
+  async capabilitiesAmong(user: AuthUser, capabilities: readonly string[]): Promise<string[]> {
+    if (this.hooks.hasFilter('billing_user_has_cap')) {
+      const held: string[] = [];
+      for (const c of capabilities) if (await this.userCan(user, c)) held.push(c);
+      return held;
+    }
+    if (user.roles.includes(ADMINISTRATOR)) return [...capabilities];
+    const table = this.rolesTable(user);
+    return capabilities.filter((c) => table[c] === true);
+  }
+
+  private rolesTable(user: AuthUser): Readonly<Record<string, boolean>> {
+    return user.roles.length === 1 ? this.roles.capabilitiesOf(user.roles[0]!) : this.merged(user.roles);
   }
 
   /** Whether a `billing_user_has_cap` listener may decide per object (else object ids change nothing). */
@@ -151,7 +171,7 @@ export class Identity {
   // sessions and cookies
 
   sessionToken(req: Request): string | undefined {
-    return parseCookies(req.headers.cookie)[SESSION_COOKIE];
+    return cookieValue(req.headers.cookie, SESSION_COOKIE);
   }
 
   /** The user signed in by the request's session cookie (the admin screens and admin-ajax). */

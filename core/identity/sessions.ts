@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { timestamp, type Database, type Tx } from '../db/database.ts';
 import type { CredentialCache, SessionCredential } from './credential-cache.ts';
 import type { AuthUser } from '../http/auth.ts';
-import { safeEqual } from './safe-equal.ts';
 import { keyedHash } from './secret.ts';
 
 export const SESSION_COOKIE = 'billing_logged_in';
 export const SESSION_SECONDS = 48 * 60 * 60;
 export const REMEMBER_SECONDS = 14 * 24 * 60 * 60;
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const MAX_HASHES = 20_000;
 
 export interface SessionStart {
   token: string;
@@ -33,8 +33,22 @@ export class SessionStore {
     this.cache = cache;
   }
 
+  /**
+   * Tokens seen lately and their keyed hashes: a browser sends the same token on every request, and the
+   * HMAC was a screen's largest cost after the database left (docs/benchmarks.md, "Admin screens").
+   * Only well-formed tokens are remembered, and the map is emptied when full, so a flood of made-up
+   * tokens costs memory no larger than the credential cache's.
+   */
+  private readonly hashes = new Map<string, string>();
+
   private hash(token: string): string {
-    return keyedHash(this.key(), token);
+    let hash = this.hashes.get(token);
+    if (hash === undefined) {
+      hash = keyedHash(this.key(), token);
+      if (this.hashes.size >= MAX_HASHES) this.hashes.clear();
+      this.hashes.set(token, hash);
+    }
+    return hash;
   }
 
   async start(tx: Tx, userId: number, remember: boolean, ip: string | null, userAgent: string | null): Promise<SessionStart> {
@@ -62,7 +76,9 @@ export class SessionStore {
     const hash = this.hash(token);
     const key = `session:${hash}`;
     const row = this.cache.get<SessionCredential>(key) ?? (await this.cache.load(key, () => this.lookup(hash)));
-    if (!row || !safeEqual(row.token_hash, hash)) return null;
+    // found under this very hash (the cache's key, the query's equality): a second look is only a guard,
+    // and needs no constant time, as nobody can choose the bytes of a keyed hash
+    if (!row || row.token_hash !== hash) return null;
     if (row.expires <= Date.now()) {
       this.cache.drop(key);
       return null;
@@ -88,9 +104,9 @@ export class SessionStore {
 
   async end(on: Tx | Database, token: string | undefined): Promise<number | null> {
     if (!token || !TOKEN.test(token)) return null;
-    const rows = await on.query<{ user_id: number }>('delete from billing_sessions where token_hash = $1 returning user_id', [
-      this.hash(token),
-    ]);
+    const hash = this.hash(token);
+    this.hashes.delete(token); // an ended session's token is not kept in memory
+    const rows = await on.query<{ user_id: number }>('delete from billing_sessions where token_hash = $1 returning user_id', [hash]);
     if ('afterCommit' in on) this.cache.changedIn(on);
     else await this.cache.settle();
     return rows[0]?.user_id ?? null;

@@ -14,6 +14,7 @@ export function paymentRepresentation(p: Payment, timezone: string): Record<stri
   return {
     id: p.id,
     invoice_id: p.invoiceId,
+    invoice_number: p.invoiceNumber,
     reference: p.reference,
     amount: amount(p.amount, p.currency),
     currency: p.currency,

@@ -90,6 +90,7 @@ export const PAYMENT_SCHEMA = {
   properties: {
     id: { type: 'integer', readonly: true },
     invoice_id: { type: 'integer' },
+    invoice_number: { type: 'string', readonly: true, description: 'The number of the invoice paid.' },
     reference: { type: 'string', maxLength: 20, readonly: true },
     amount: { type: 'number' },
     currency: { type: 'string' },
@@ -104,6 +105,7 @@ export const PAYMENT_SCHEMA = {
   required: [
     'id',
     'invoice_id',
+    'invoice_number',
     'reference',
     'amount',
     'currency',

@@ -31,6 +31,8 @@ export function isOffline(method: string): method is OfflineMethod {
 export interface Payment {
   id: number;
   invoiceId: number;
+  /** The number of the invoice paid (what a person knows the invoice by), read with the payment. */
+  invoiceNumber: string;
   /** Unique, at most 20 characters (`P000042`), made at creation: the merchant reference sent to gateways. */
   reference: string;
   amount: string;
@@ -51,13 +53,19 @@ export interface Payment {
   updatedAt: Date;
 }
 
+/**
+ * Every read of a payment row, `returning` clauses included (`from billing_payments`, unaliased): the
+ * invoice's number comes along by its primary key, so each payment answer names the invoice as people do.
+ */
 export const PAYMENT_COLUMNS = `id, invoice_id, reference, amount::text, currency, method, status, transaction_id, date,
-  refunded::text, notes, review, created_at, updated_at`;
+  refunded::text, notes, review, created_at, updated_at,
+  (select d.number from billing_documents d where d.id = billing_payments.invoice_id) as invoice_number`;
 
 export function paymentFromRow(r: Record<string, any>): Payment {
   return {
     id: Number(r.id),
     invoiceId: Number(r.invoice_id),
+    invoiceNumber: r.invoice_number,
     reference: r.reference,
     amount: r.amount,
     currency: r.currency,

@@ -139,17 +139,11 @@ async function paymentReturn(d: PublicPagesDeps, req: Request, res: Response): P
   try {
     const reference = String(req.params.reference);
     if (!d.links.checkLink(RETURN_LINK, reference, req.query.sig)) return notFound(res);
-    const rows = await d.db.query(
-      `select ${PAYMENT_COLUMNS.split(',')
-        .map((c) => `p.${c.trim()}`)
-        .join(', ')}, d.number as invoice_number
-         from billing_payments p join billing_documents d on d.id = p.invoice_id where p.reference = $1`,
-      [reference],
-    );
+    const rows = await d.db.query(`select ${PAYMENT_COLUMNS} from billing_payments where reference = $1`, [reference]);
     if (!rows.length) return notFound(res);
     const payment = paymentFromRow(rows[0]!);
     const amount = formatMoney(payment.amount, payment.currency);
-    const what = `Your payment of ${amount} for invoice ${rows[0]!.invoice_number} (reference ${payment.reference})`;
+    const what = `Your payment of ${amount} for invoice ${payment.invoiceNumber} (reference ${payment.reference})`;
     const text =
       payment.status === 'completed' || payment.status === 'refunded'
         ? `${what} has been received. Thank you.`

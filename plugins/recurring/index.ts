@@ -1,16 +1,24 @@
 // Recurring invoices (contract §9.2): profiles over REST and the hourly job that generates one invoice
 // per (profile, period), catching up after downtime; auto_send mails through the outbox.
 import {
+  BillingError,
   COLLECTION_ARGS,
   collectionResponse,
   definePlugin,
   documentInput,
   RestResponse,
+  type AuthUser,
   type PluginContext,
 } from '../../core/plugin-api.ts';
 import { generateDue, recordError, SEND_TOPIC } from './generate.ts';
 import { PROFILE_ARGS, ProfileStore } from './profiles.ts';
 import { FROM_INVOICE_ARGS, recurringScreen } from './screen.ts';
+
+/** The live invoice of this number, within `viewer`'s list when one is given; null when there is none. */
+async function invoiceByNumber(ctx: PluginContext, number: string, viewer?: AuthUser) {
+  const { items } = await ctx.api.invoices.list({ page: 1, per_page: 1, number, viewer });
+  return items[0] ?? null;
+}
 
 const stores = new WeakMap<PluginContext, ProfileStore>();
 const store = (ctx: PluginContext) => {
@@ -65,7 +73,7 @@ export default definePlugin({
       `,
     },
   ],
-  rest: [
+  rest: (routes: PluginContext) => [
     {
       path: '/recurring',
       methods: 'GET',
@@ -89,14 +97,31 @@ export default definePlugin({
       path: '/recurring/from-invoice',
       methods: 'POST',
       capability: CHANGE,
-      // reading the invoice is what the template needs (as duplicating does)
-      object: { param: 'invoice_id', capability: VIEW },
+      // reading the invoice is what the template needs (as duplicating does), by id or by number alike
+      object: [
+        { param: 'invoice_id', capability: VIEW },
+        { param: 'invoice_number', capability: VIEW, resolveText: async (number) => (await invoiceByNumber(routes, number))?.id ?? null },
+      ],
       args: FROM_INVOICE_ARGS,
-      description: "Create a recurring profile whose template is an invoice's customer, items, discount, notes and terms.",
+      description:
+        "Create a recurring profile whose template is an invoice's customer, items, discount, notes and terms; the invoice by its number or its id.",
       handler: async (req, ctx) => {
-        const { invoice_id, ...schedule } = req.params;
+        const { invoice_id, invoice_number, ...schedule } = req.params;
+        let source;
+        if (invoice_id !== undefined) source = await ctx.api.invoices.get(invoice_id);
+        else if (invoice_number !== undefined) {
+          // looked up in the user's own list (billing_list_scope, as GET /invoices): a number outside it
+          // answers as one that does not exist
+          source = await invoiceByNumber(ctx, invoice_number, req.user);
+          if (!source)
+            throw new BillingError('billing_rest_not_found', 'No invoice has this number.', {
+              params: { invoice_number: 'No invoice has this number.' },
+            });
+        } else {
+          throw new BillingError('rest_missing_callback_param', 'Missing parameter(s): invoice_number', { params: ['invoice_number'] });
+        }
         // a template is a POST /invoices body: what the invoice has none of (no discount) is left out, not null
-        const input = documentInput(await ctx.api.invoices.get(invoice_id));
+        const input = documentInput(source);
         const template = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined));
         return new RestResponse(await store(ctx).create({ ...schedule, template }, req.actor), 201);
       },

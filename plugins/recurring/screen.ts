@@ -3,14 +3,23 @@
 import { resourceScreen, type ArgSchema } from '../../core/plugin-api.ts';
 import { PROFILE_ARGS } from './profiles.ts';
 
-/** `POST /recurring/from-invoice`: the schedule of PROFILE_ARGS, the template taken from an invoice. */
+/**
+ * `POST /recurring/from-invoice`: the schedule of PROFILE_ARGS, the template taken from an invoice,
+ * named by its number (what a person knows it by) or by its id; one of the two is required.
+ */
 export const FROM_INVOICE_ARGS: Record<string, ArgSchema> = {
+  invoice_number: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 100,
+    title: 'Invoice number',
+    description: 'The invoice to repeat, as printed on it (INV-0042).',
+  },
   invoice_id: {
     type: 'integer',
     minimum: 1,
-    required: true,
     title: 'Invoice id',
-    description: "The invoice to repeat: the id in its screen's address (invoice.php?id=…).",
+    description: 'Or the invoice by its id.',
   },
   frequency: { ...PROFILE_ARGS.frequency!, required: true },
   start_date: { ...PROFILE_ARGS.start_date!, required: true, title: 'First invoice on', description: 'Y-m-d, site timezone.' },
@@ -72,8 +81,13 @@ export const recurringScreen = resourceScreen({
     label: 'Repeat an invoice',
     route: '/recurring/from-invoice',
     capability: CHANGE,
-    // `end` stays "never" here: a JSON rule is not a form field (PUT /recurring/{id} changes it)
-    fields: (({ end: _end, ...f }) => f)(FROM_INVOICE_ARGS),
+    // the invoice by its number, required here; `end` stays "never": a JSON rule is not a form field
+    // (PUT /recurring/{id} changes it)
+    fields: (({ end: _end, invoice_id: _id, invoice_number, ...f }) => ({ invoice_number: { ...invoice_number!, required: true }, ...f }))(
+      FROM_INVOICE_ARGS,
+    ),
+    // found as the Record payment form finds one: by number or customer, within the user's own list
+    suggest: { invoice_number: { action: 'billing_search_invoices', value: '{number}', label: '{number} · {customer}' } },
     submit: 'Create recurring profile',
     done: 'Profile {id} created; first invoice on {next_date}.',
   },

@@ -147,7 +147,12 @@ suite('the addon screens in Chromium', () => {
     await open(page, 'recurring.php');
     await page.getByText('No recurring invoices yet.').waitFor();
     await page.getByRole('button', { name: 'Repeat an invoice' }).click();
-    await page.getByLabel('Invoice id').fill(String(source.id));
+    // the invoice as a person knows it: by its number, suggested as they type a word of it (its title here)
+    await page.getByLabel('Invoice number').fill('Monthly');
+    const suggestion = page.locator(`#new-invoice_number-suggestions option[value="${source.number}"]`);
+    await suggestion.waitFor({ state: 'attached' });
+    expect(await suggestion.getAttribute('label')).toBe(`${source.number} · Käufer AG`);
+    await page.getByLabel('Invoice number').fill(source.number);
     await page.getByLabel('Frequency').selectOption('monthly');
     // the server's answer to what is missing is shown next to its field
     await page.getByRole('button', { name: 'Create recurring profile' }).click();

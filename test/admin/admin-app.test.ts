@@ -128,6 +128,13 @@ suite('the admin app in Chromium', () => {
     expect((await restGet(page, `/invoices/${id}`)).totals.credited).toBe(50);
     await page.screenshot({ path: `${SHOTS}/invoice-issued.png` });
 
+    // the Payments list names the invoice by its number, linked to the invoice
+    await open(page, 'payments.php');
+    const invoiceLink = page.getByRole('row', { name: /\$100\.00/ }).getByRole('link', { name: saved.number, exact: true });
+    await invoiceLink.waitFor();
+    expect(await invoiceLink.getAttribute('href')).toBe(`/wp-admin/invoice.php?id=${id}`);
+    await page.screenshot({ path: `${SHOTS}/payments-with-numbers.png` });
+
     // a server validation error is shown next to its field; unsaved work is guarded against leaving
     await open(page, 'invoice.php');
     await page.getByRole('heading', { name: 'New invoice' }).waitFor();

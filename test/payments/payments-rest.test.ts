@@ -75,6 +75,7 @@ describe('a newcomer\'s day with money (issue 5, "done when")', () => {
     expect(cheque.body).toEqual({
       id: expect.any(Number),
       invoice_id: inv.id,
+      invoice_number: inv.number,
       reference: expect.stringMatching(/^P\d{6,}$/),
       amount: 400,
       currency: 'USD',

@@ -148,6 +148,24 @@ describe('profiles over REST', () => {
     // nothing of the source invoice that must not repeat: its number, dates and status
     for (const key of ['number', 'issue_date', 'due_date', 'status']) expect(p.body.template).not.toHaveProperty(key);
     expect((await rest('DELETE', `/recurring/${p.body.id}`)).status).toBe(200);
+
+    // by the number a person knows it by: the same template; an unknown number is a 404, naming neither a 400
+    const byNumber = await rest('POST', '/recurring/from-invoice', {
+      invoice_number: inv.body.number,
+      frequency: 'monthly',
+      start_date: '2999-01-01',
+    });
+    expect(byNumber.status).toBe(201);
+    expect(byNumber.body.template).toEqual(p.body.template);
+    const unknown = await rest('POST', '/recurring/from-invoice', {
+      invoice_number: 'NO-SUCH-1',
+      frequency: 'monthly',
+      start_date: '2999-01-01',
+    });
+    expect([unknown.status, unknown.body.code]).toEqual([404, 'billing_rest_not_found']);
+    const neither = await rest('POST', '/recurring/from-invoice', { frequency: 'monthly', start_date: '2999-01-01' });
+    expect([neither.status, neither.body.code, neither.body.data.params]).toEqual([400, 'rest_missing_callback_param', ['invoice_number']]);
+    expect((await rest('DELETE', `/recurring/${byNumber.body.id}`)).status).toBe(200);
   });
 });
 
@@ -328,5 +346,41 @@ describe('the generation job', () => {
     expect((await a.db.query<{ n: number }>(`select count(*)::int as n from billing_recurring_profiles`))[0]!.n).toBe(count);
     await a.plugins.activate('recurring', CLI);
     expect(await eventually(() => a.plugins.isLoaded('recurring'))).toBe(true);
+  });
+});
+
+describe('repeating an invoice by its number, with team roles', () => {
+  it('a sales user held to their own documents cannot reach another’s invoice by its number (nor by its id)', async () => {
+    await a.plugins.activate('team-roles', CLI);
+    expect(await eventually(() => a.plugins.isLoaded('team-roles'))).toBe(true);
+    await a.options.set('team_sales_scope', 'own', CLI);
+    try {
+      const [mine, other] = [await makeUser(a, 'sally', 'billing_sales'), await makeUser(a, 'sam', 'billing_sales')];
+      const as = async (who: TestUser, method: string, path: string, body: unknown) => {
+        const res = await fetch(`${a.url}/wp-json/billing/v1${path}`, {
+          method,
+          headers: { authorization: who.authorization, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return { status: res.status, body: (await res.json()) as any };
+      };
+      const theirs = await as(other, 'POST', '/invoices', { ...template('sam@example.com'), title: 'Sam’s', status: 'available' });
+      const own = await as(mine, 'POST', '/invoices', { ...template('sally@example.com'), title: 'Sally’s', status: 'available' });
+      expect([theirs.status, own.status]).toEqual([201, 201]);
+      const schedule = { frequency: 'monthly', start_date: '2999-01-01' };
+      const before = (await rest('GET', '/recurring')).total;
+      for (const named of [{ invoice_number: theirs.body.number }, { invoice_id: theirs.body.id }]) {
+        const r = await as(mine, 'POST', '/recurring/from-invoice', { ...named, ...schedule });
+        expect([r.status, r.body.code]).toEqual([404, 'billing_rest_not_found']);
+      }
+      expect((await rest('GET', '/recurring')).total).toBe(before);
+      const made = await as(mine, 'POST', '/recurring/from-invoice', { invoice_number: own.body.number, ...schedule });
+      expect([made.status, made.body.template.title]).toEqual([201, 'Sally’s']);
+      // the administrator reaches both
+      expect((await rest('POST', '/recurring/from-invoice', { invoice_number: theirs.body.number, ...schedule })).status).toBe(201);
+    } finally {
+      await a.options.set('team_sales_scope', 'all', CLI);
+      await a.plugins.deactivate('team-roles', CLI);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, rest, restPage, type Page } from './api.ts';
-import type { ResourceColumn, ResourceField, ResourceProps } from '../wire.ts';
+import { ajax, ApiError, rest, restPage, type Page } from './api.ts';
+import type { FieldSuggestions, ResourceColumn, ResourceField, ResourceProps } from '../wire.ts';
 import { Busy, DataTable, Field, fill, money, Notice, StatusBadge, valueAt, type Column, type Props } from './ui.tsx';
 
 type ColumnSpec = ResourceColumn;
@@ -213,6 +213,24 @@ function Details({
   );
 }
 
+/** The hits of a field's search action for what is typed, as the options of its box's datalist. */
+function Suggestions({ id, spec, term }: { id: string; spec: FieldSuggestions; term: string }) {
+  const [hits, setHits] = useState<Row[]>([]);
+  useEffect(() => {
+    const t = setTimeout(() => {
+      ajax<Row[]>(spec.action, { term }).then(setHits, () => setHits([]));
+    }, 200);
+    return () => clearTimeout(t);
+  }, [term]);
+  return (
+    <datalist id={id}>
+      {hits.map((h) => (
+        <option value={fill(spec.value, h)} label={fill(spec.label, h)} />
+      ))}
+    </datalist>
+  );
+}
+
 /** A form drawn from ajv schemas (the fields the server made of them); the server's errors shown next to each field. */
 export function SchemaForm(p: {
   title: string;
@@ -323,12 +341,15 @@ export function SchemaForm(p: {
                   type={f.input === 'number' ? 'number' : 'text'}
                   inputMode={f.input === 'number' ? 'numeric' : undefined}
                   required={f.required}
+                  autocomplete={f.suggest ? 'off' : undefined}
+                  list={f.suggest ? `${id(f)}-suggestions` : undefined}
                   aria-invalid={err ? true : undefined}
                   aria-describedby={err ? `${id(f)}-error` : undefined}
                   value={String(values[f.key] ?? '')}
                   onInput={(e) => set(f.key, (e.target as HTMLInputElement).value)}
                 />
               )}
+              {f.suggest && <Suggestions id={`${id(f)}-suggestions`} spec={f.suggest} term={String(values[f.key] ?? '')} />}
             </Field>
           );
         })}

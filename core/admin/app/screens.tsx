@@ -16,6 +16,7 @@ interface Report {
 interface Payment {
   id: number;
   invoice_id: number;
+  invoice_number: string;
   reference: string;
   amount: number;
   currency: string;
@@ -117,7 +118,7 @@ export function Dashboard({ props }: { props: Props }) {
               <ul class="billing-recent">
                 {payments.map((p) => (
                   <li>
-                    {p.reference} · <a href={`/wp-admin/invoice.php?id=${p.invoice_id}`}>invoice #{p.invoice_id}</a> ·{' '}
+                    {p.reference} · <a href={`/wp-admin/invoice.php?id=${p.invoice_id}`}>invoice {p.invoice_number}</a> ·{' '}
                     {money(p.amount, p.currency)} <StatusBadge status={p.status} />
                   </li>
                 ))}
@@ -155,7 +156,7 @@ export function Payments({ props }: { props: Props }) {
   };
   const columns: Array<Column<Payment> | false> = [
     { label: 'Reference', cell: (p) => p.reference },
-    { label: 'Invoice', cell: (p) => <a href={`/wp-admin/invoice.php?id=${p.invoice_id}`}>#{p.invoice_id}</a> },
+    { label: 'Invoice', cell: (p) => <a href={`/wp-admin/invoice.php?id=${p.invoice_id}`}>{p.invoice_number}</a> },
     { label: 'Date', cell: (p) => p.date },
     { label: 'Method', cell: (p) => p.method.replace(/_/g, ' ') },
     { label: 'Status', cell: (p) => <StatusBadge status={p.status} /> },

@@ -102,13 +102,12 @@ export class RestServer {
         req.query as Record<string, unknown>,
         fields,
       );
-      if (
-        capability !== null &&
-        user &&
-        endpoint.route.object &&
-        !(await allowedOn(this.auth, user, capability, endpoint.route.object, params))
-      ) {
-        throw new BillingError('billing_rest_not_found', 'No document has this id.');
+      if (capability !== null && user && endpoint.route.object) {
+        for (const object of [endpoint.route.object].flat()) {
+          if (!(await allowedOn(this.auth, user, capability, object, params))) {
+            throw new BillingError('billing_rest_not_found', 'No document has this id.');
+          }
+        }
       }
       const who = user ?? ANONYMOUS;
       const rreq: RestRequest = {
@@ -286,9 +285,16 @@ export async function allowedOn(
   params: Record<string, unknown>,
 ): Promise<boolean> {
   if (!auth.perObject()) return true;
-  const id = Number(params[object.param]);
-  if (!Number.isSafeInteger(id) || id < 1) return true;
-  const documentId = object.resolve ? await object.resolve(id) : id;
+  const value = params[object.param];
+  let documentId: number | null;
+  if (object.resolveText) {
+    if (typeof value !== 'string' || value === '') return true;
+    documentId = await object.resolveText(value);
+  } else {
+    const id = Number(value);
+    if (!Number.isSafeInteger(id) || id < 1) return true;
+    documentId = object.resolve ? await object.resolve(id) : id;
+  }
   return documentId === null || auth.can(user, object.capability ?? capability, documentId);
 }
 

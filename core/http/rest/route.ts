@@ -27,8 +27,11 @@ export interface RestRoute {
    * WordPress's `__return_true`), allowed only outside `billing/v1`, where every route needs a user.
    */
   capability: string | null;
-  /** The document the route acts on, checked with the capability (see ObjectRef). */
-  object?: ObjectRef;
+  /**
+   * The document the route acts on, checked with the capability (see ObjectRef); several when the
+   * route takes it in one of several parameters (an id or a number), each checked when present.
+   */
+  object?: ObjectRef | readonly ObjectRef[];
   args?: Record<string, ArgSchema>;
   /** The JSON schema of the resource, shown by OPTIONS. */
   schema?: object;
