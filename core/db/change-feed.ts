@@ -6,8 +6,11 @@ import type { Tx } from './database.ts';
 /** The channel every change is notified on (the embedded server LISTENs on it for its process). */
 export const CHANGE_CHANNEL = 'billing_changes';
 
-/** How long `barrier` waits for its own notification before giving up on the feed. */
+/** How long `barrier` waits for its own notification and the other instances' answers. */
 const BARRIER_MS = 2000;
+
+/** How a feed's connection names itself, so that a barrier can list the instances listening. */
+const FEED_APPLICATION = 'billing-feed';
 
 /** What changed, as a notification names it. */
 export type ChangeTopic = 'options' | 'plugins' | 'identity';
@@ -18,7 +21,10 @@ export interface Feed {
   readonly live: boolean;
   /** Answers how to stop listening. */
   subscribe(fn: (topic: ChangeTopic | 'reset') => void): () => void;
-  /** Resolves once this instance has heard everything committed before the call. */
+  /**
+   * Resolves once every instance listening has heard everything committed before the call (and has
+   * told its subscribers), or the wait gave up on one (logged).
+   */
   barrier(): Promise<void>;
 }
 
@@ -87,8 +93,7 @@ export class LocalFeed implements Feed {
  * subscriber is told to forget (`reset`) and caching stops until the feed listens again, so a missed
  * notification can never leave an instance stale.
  *
- * The embedded database has no feed (its single multiplexed session cannot LISTEN per connection):
- * there, nothing is cached and instances follow the polled revision.
+ * (The embedded database has its own, `LocalFeed` above, in the process that serves it.)
  */
 export class ChangeFeed implements Feed {
   private client: pg.Client | null = null;
@@ -97,8 +102,10 @@ export class ChangeFeed implements Feed {
   private readonly url: string;
   private readonly log: Logger;
   private retry: NodeJS.Timeout | null = null;
-  /** Barriers waiting for their own notification, by token. */
-  private readonly barriers = new Map<string, () => void>();
+  /** This feed's name among the instances' feeds (its connection's `application_name`). */
+  readonly id = randomUUID();
+  /** Barriers under way, by token: each is told of its echo and of every answer, by the answering feed's id. */
+  private readonly barriers = new Map<string, (from: string) => void>();
 
   private constructor(url: string, log: Logger) {
     this.url = url;
@@ -125,22 +132,42 @@ export class ChangeFeed implements Feed {
   }
 
   /**
-   * Resolves once this listener has received everything committed before the call: it notifies a token
-   * of its own and waits for it (PostgreSQL delivers a listener's notifications in commit order, and
-   * signals every listener at the same commit). A feed that stays silent for BARRIER_MS is lost.
+   * Resolves once every instance listening has received everything committed before the call and told
+   * its subscribers (its caches have forgotten). The caller lists the feeds connected to the database
+   * (their connections are named `billing-feed <id>`), notifies a token of its own, and waits for its
+   * echo and for each listed feed's answer: PostgreSQL delivers a listener's notifications in commit
+   * order, so a feed that answers the token has handled every change committed before it. Waiting for
+   * its own echo alone was not enough: another instance's listener, slower to be scheduled, could get
+   * its notification after that instance had served the next request from its cache. A feed that
+   * connects meanwhile starts from nothing (`reset`) and is not waited for. If this feed's own echo
+   * does not come within BARRIER_MS, the feed is lost; a listed instance that does not answer in time
+   * is logged by name (it may be stalled, or have just closed).
    */
   async barrier(): Promise<void> {
     const client = this.client;
     if (!client) return;
     const token = `barrier:${randomUUID()}`;
     let timer: NodeJS.Timeout | undefined;
-    const arrived = new Promise<boolean>((resolve) => {
-      this.barriers.set(token, () => resolve(true));
+    const waiting = new Set<string>();
+    const done = new Promise<boolean>((resolve) => {
+      this.barriers.set(token, (from) => {
+        waiting.delete(from);
+        if (!waiting.size) resolve(true);
+      });
       timer = setTimeout(() => resolve(false), BARRIER_MS);
     });
     try {
+      const peers = await client.query<{ name: string }>(
+        `select application_name as name from pg_stat_activity
+          where datname = current_database() and application_name like '${FEED_APPLICATION} %'`,
+      );
+      for (const { name } of peers.rows) waiting.add(name.slice(FEED_APPLICATION.length + 1));
+      waiting.add(this.id);
       await client.query(`select pg_notify('${CHANGE_CHANNEL}', $1)`, [token]);
-      if (!(await arrived)) throw new Error('change feed did not deliver its own notification');
+      if (!(await done)) {
+        if (waiting.has(this.id)) throw new Error('change feed did not deliver its own notification');
+        this.log.warn({ instances: [...waiting] }, 'instances did not answer a change feed barrier in time');
+      }
     } catch (err) {
       this.lost(client, err as Error);
       void client.end().catch(() => {});
@@ -159,12 +186,8 @@ export class ChangeFeed implements Feed {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
-    client.on('notification', (n) => {
-      const payload = n.payload ?? '';
-      if (payload.startsWith('barrier:')) this.barriers.get(payload)?.();
-      else this.emit(payload as ChangeTopic);
-    });
+    const client = new pg.Client({ connectionString: this.url, application_name: `${FEED_APPLICATION} ${this.id}` });
+    client.on('notification', (n) => this.heard(client, n.payload ?? ''));
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client, null));
     try {
@@ -177,6 +200,21 @@ export class ChangeFeed implements Feed {
       await client.end().catch(() => {});
       this.lost(client, err as Error);
     }
+  }
+
+  /**
+   * A notification: a change is told to the subscribers; a barrier's token is answered (`ack:<token>
+   * <id>`) once everything before it has been, and an answer to a barrier of this feed's is counted.
+   */
+  private heard(client: pg.Client, payload: string): void {
+    if (payload.startsWith('ack:')) {
+      const [token, from] = payload.slice(4).split(' ');
+      this.barriers.get(token!)?.(from!);
+    } else if (payload.startsWith('barrier:')) {
+      const own = this.barriers.get(payload);
+      if (own) own(this.id);
+      else client.query(`select pg_notify('${CHANGE_CHANNEL}', $1)`, [`ack:${payload} ${this.id}`]).catch(() => {});
+    } else this.emit(payload as ChangeTopic);
   }
 
   private lost(client: pg.Client, err: Error | null): void {
