@@ -157,7 +157,9 @@ suite('the addon screens in Chromium', () => {
     // the server's answer to what is missing is shown next to its field
     await page.getByRole('button', { name: 'Create recurring profile' }).click();
     await page.locator('#new-start_date-error').waitFor();
-    expect(await page.locator('#new-start_date-error').textContent()).toContain('start_date');
+    // in words a person reads: not the parameter's name, which the field's label does not show
+    expect(await page.locator('#new-start_date-error').textContent()).toBe('This field is required.');
+    await page.getByText('Some required fields are empty; they are marked below.').waitFor();
     await page.screenshot({ path: `${SHOTS}/recurring-new.png`, fullPage: true });
     const start = new Date(Date.now() + 3 * 86400_000).toISOString().slice(0, 10);
     await page.getByLabel('First invoice on').fill(start);

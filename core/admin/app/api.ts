@@ -16,10 +16,25 @@ export class ApiError extends Error {
 
 function failure(body: any, status: number): ApiError {
   const data = body?.data ?? {};
-  const params = data.params && !Array.isArray(data.params) ? (data.params as Record<string, string>) : {};
-  if (Array.isArray(data.params)) for (const p of data.params) params[p] = `${p} is required.`;
-  const message = body?.message ?? data.message ?? `The request failed (HTTP ${status}).`;
+  // WordPress's answers name parameters and speak ajv (`payment_terms_days must be >= 0`), not the labels
+  // a person sees; each message is shown under the field it belongs to, so the field is "this value"
+  const params: Record<string, string> = {};
+  if (data.params && !Array.isArray(data.params))
+    for (const [p, text] of Object.entries(data.params as Record<string, string>))
+      params[p] = inWords(text.startsWith(`${p} `) ? `This value ${text.slice(p.length + 1)}` : text);
+  const missing = Array.isArray(data.params) ? (data.params as string[]) : [];
+  for (const p of missing) params[p] = 'This field is required.';
+  const message = missing.length
+    ? 'Some required fields are empty; they are marked below.'
+    : (body?.message ?? data.message ?? `The request failed (HTTP ${status}).`);
   return new ApiError(body?.code ?? data.code ?? 'http_error', message, params);
+}
+
+const COMPARED: Record<string, string> = { '>=': 'at least', '<=': 'at most', '>': 'more than', '<': 'less than' };
+
+/** ajv's comparisons in words: "must be >= 0" → "must be at least 0". */
+function inWords(text: string): string {
+  return text.replace(/must be (>=|<=|>|<) (-?[\d.]+)/g, (_, op: string, n: string) => `must be ${COMPARED[op]} ${n}`);
 }
 
 /** An admin-ajax action with the page's `billing_admin` nonce; resolves to `data` or throws ApiError. */
