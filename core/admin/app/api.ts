@@ -32,9 +32,23 @@ function failure(body: any, status: number): ApiError {
 
 const COMPARED: Record<string, string> = { '>=': 'at least', '<=': 'at most', '>': 'more than', '<': 'less than' };
 
-/** ajv's comparisons in words: "must be >= 0" → "must be at least 0". */
+/** What a value of an ajv format (core/validation) is, for "must match format …". */
+const FORMATS: Record<string, string> = {
+  email: 'an e-mail address',
+  uri: 'a web address (https://…)',
+  date: 'a date (YYYY-MM-DD)',
+  'date-ymd': 'a date (YYYY-MM-DD)',
+  money: 'an amount (e.g. 12.50)',
+  currency: 'a currency code (e.g. EUR)',
+  country: 'a country code (e.g. DE)',
+  timezone: 'a time zone (e.g. Europe/Berlin)',
+};
+
+/** ajv's comparisons and formats in words: "must be >= 0" → "must be at least 0". */
 function inWords(text: string): string {
-  return text.replace(/must be (>=|<=|>|<) (-?[\d.]+)/g, (_, op: string, n: string) => `must be ${COMPARED[op]} ${n}`);
+  return text
+    .replace(/must be (>=|<=|>|<) (-?[\d.]+)/g, (_, op: string, n: string) => `must be ${COMPARED[op]} ${n}`)
+    .replace(/must match format "([a-z-]+)"/g, (all, f: string) => (FORMATS[f] ? `must be ${FORMATS[f]}` : all));
 }
 
 /** An admin-ajax action with the page's `billing_admin` nonce; resolves to `data` or throws ApiError. */
