@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ajax, ApiError, rest, restPage } from './api.ts';
-import { Busy, can, DataTable, money, Notice, StatusBadge, type Props } from './ui.tsx';
+import { Busy, can, DataTable, money, Notice, StatusBadge, StatusFilter, type Props } from './ui.tsx';
 
 export type Kind = 'invoice' | 'quote';
 
@@ -172,20 +172,15 @@ export function DocumentList({ props, kind }: { props: Props; kind: Kind }) {
           <label for="billing-search">Search {plural}</label>
           <input id="billing-search" name="search" type="search" defaultValue={search} />
           <button type="submit">Search</button>
-          <label for="billing-status-filter">Status</label>
-          <select
+          <StatusFilter
             id="billing-status-filter"
+            statuses={STATUSES[kind]}
             value={status}
-            onChange={(e) => {
-              setStatus((e.target as HTMLSelectElement).value);
+            onChange={(s) => {
+              setStatus(s);
               setPage(1);
             }}
-          >
-            <option value="">All statuses</option>
-            {STATUSES[kind].map((s) => (
-              <option value={s}>{s}</option>
-            ))}
-          </select>
+          />
           {clients.length > 0 && (
             <>
               <label for="billing-client-filter">Client</label>

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ajax, ApiError, restPage, type Page } from './api.ts';
 import { customerName, type Doc } from './documents.tsx';
 import type { SettingField } from '../wire.ts';
-import { Busy, can, DataTable, Field, money, Notice, StatusBadge, type Column, type Props } from './ui.tsx';
+import { Busy, can, DataTable, Field, money, Notice, StatusBadge, StatusFilter, type Column, type Props } from './ui.tsx';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -192,20 +192,15 @@ export function Payments({ props }: { props: Props }) {
           </button>
         )}
         <div class="billing-filters">
-          <label for="pay-status">Status</label>
-          <select
+          <StatusFilter
             id="pay-status"
+            statuses={['pending', 'completed', 'failed', 'refunded', 'cancelled']}
             value={status}
-            onChange={(e) => {
-              setStatus((e.target as HTMLSelectElement).value);
+            onChange={(s) => {
+              setStatus(s);
               setPage(1);
             }}
-          >
-            <option value="">All statuses</option>
-            {['pending', 'completed', 'failed', 'refunded', 'cancelled'].map((s) => (
-              <option value={s}>{s}</option>
-            ))}
-          </select>
+          />
         </div>
       </div>
       {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}

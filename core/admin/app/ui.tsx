@@ -57,6 +57,21 @@ export function Pager({ page, pages, total, onPage }: { page: number; pages: num
   );
 }
 
+/** A list's status filter: "All statuses", then each status. */
+export function StatusFilter(p: { id: string; statuses: readonly string[]; value: string; onChange: (status: string) => void }) {
+  return (
+    <>
+      <label for={p.id}>Status</label>
+      <select id={p.id} value={p.value} onChange={(e) => p.onChange((e.target as HTMLSelectElement).value)}>
+        <option value="">All statuses</option>
+        {p.statuses.map((s) => (
+          <option value={s}>{s}</option>
+        ))}
+      </select>
+    </>
+  );
+}
+
 export function StatusBadge({ status, overdue }: { status: string; overdue?: boolean }) {
   return (
     <span class={`billing-status billing-status-${status}`}>
