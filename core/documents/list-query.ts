@@ -82,13 +82,13 @@ export async function listDocuments(
     // exact, from the open documents per due date the same trigger keeps
     const open = q.status?.length ? q.status.filter((s) => OPEN_STATUSES.includes(s)) : OPEN_STATUSES;
     if (!open.length) return { items: [], total: 0 };
-    let counted = qb
+    let openDue = qb
       .selectFrom('billing_document_open_due')
       .where('kind', '=', kind)
       .where('due_date', '<', sql`${today}::date`)
       .where('status', 'in', open);
-    if (scope.created_by !== undefined) counted = counted.where('created_by', '=', scope.created_by);
-    [{ n: total }] = await run<{ n: number }>(db, counted.select(sql<number>`coalesce(sum(n), 0)::int`.as('n')));
+    if (scope.created_by !== undefined) openDue = openDue.where('created_by', '=', scope.created_by);
+    [{ n: total }] = await run<{ n: number }>(db, openDue.select(sql<number>`coalesce(sum(n), 0)::int`.as('n')));
     if (total === 0 || offset >= total) return { items: [], total };
   } else if (answeredByCounts(q)) {
     // exact, from the count table the documents' trigger keeps (core/documents/migrations.ts 0005)
