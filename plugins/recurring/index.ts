@@ -123,7 +123,7 @@ export default definePlugin({
         // a template is a POST /invoices body: what the invoice has none of (no discount) is left out, not null
         const input = documentInput(source);
         const template = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined));
-        return new RestResponse(await store(ctx).create({ ...schedule, template }, req.actor), 201);
+        return new RestResponse(await store(ctx).createFrom({ ...schedule, template }, source.issueDate, req.actor), 201);
       },
     },
     {

@@ -153,7 +153,19 @@ export class ProfileStore {
     return represent(await this.row(id));
   }
 
-  async create(input: Record<string, any>, actor: Actor): Promise<Profile> {
+  /**
+   * A profile repeating an invoice issued on `issued`. Without a start date the schedule is anchored on
+   * the invoice's own date and starts at the first period after it that is not past: period 0 is the
+   * invoice itself, and anchoring keeps a monthly invoice of the 31st on each month's last day.
+   */
+  async createFrom(input: Record<string, any>, issued: string, actor: Actor): Promise<Profile> {
+    if (input.start_date !== undefined || input.frequency === undefined) return this.create(input, actor);
+    const anchored: Schedule = { start_date: issued, frequency: input.frequency, end: input.end ?? { type: 'never' } };
+    return this.create({ ...input, start_date: issued }, actor, firstPeriodFrom(anchored, 1, await this.today()));
+  }
+
+  /** A profile whose first invoice is period `firstPeriod` of its schedule (0: the start date). */
+  async create(input: Record<string, any>, actor: Actor, firstPeriod = 0): Promise<Profile> {
     const missing = ['template', 'frequency', 'start_date'].filter((k) => input[k] === undefined);
     if (missing.length) {
       throw new BillingError('rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, { params: missing });
@@ -161,11 +173,11 @@ export class ProfileStore {
     const template = checkTemplate(input.template);
     const end: End = input.end ?? { type: 'never' };
     const s: Schedule = { start_date: input.start_date, frequency: input.frequency, end };
-    const next = nextDate(s, 0, 0);
+    const next = nextDate(s, firstPeriod, 0);
     return this.ctx.db.transaction(async (tx) => {
       const rows = await tx.query<ProfileRow>(
         `insert into billing_recurring_profiles (status, template, frequency, start_date, end_rule, next_period, next_date, auto_send, created_by)
-         values ($1, $2, $3, $4, $5, 0, $6, $7, $8) returning ${PROFILE_COLUMNS}`,
+         values ($1, $2, $3, $4, $5, $9, $6, $7, $8) returning ${PROFILE_COLUMNS}`,
         [
           next ? 'active' : 'finished',
           JSON.stringify(template),
@@ -175,6 +187,7 @@ export class ProfileStore {
           next,
           Boolean(input.auto_send),
           actor.id,
+          firstPeriod,
         ],
       );
       const p = represent(rows[0]!);

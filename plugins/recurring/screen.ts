@@ -5,7 +5,8 @@ import { PROFILE_ARGS } from './profiles.ts';
 
 /**
  * `POST /recurring/from-invoice`: the schedule of PROFILE_ARGS, the template taken from an invoice,
- * named by its number (what a person knows it by) or by its id; one of the two is required.
+ * named by its number (what a person knows it by) or by its id; one of the two is required. Without a
+ * start date the schedule continues from the invoice's own date (ProfileStore.createFrom).
  */
 export const FROM_INVOICE_ARGS: Record<string, ArgSchema> = {
   invoice_number: {
@@ -22,7 +23,11 @@ export const FROM_INVOICE_ARGS: Record<string, ArgSchema> = {
     description: 'Or the invoice by its id.',
   },
   frequency: { ...PROFILE_ARGS.frequency!, required: true },
-  start_date: { ...PROFILE_ARGS.start_date!, required: true, title: 'First invoice on', description: 'Y-m-d, site timezone.' },
+  start_date: {
+    ...PROFILE_ARGS.start_date!,
+    title: 'First invoice on',
+    description: "Y-m-d, site timezone. Empty: one period after the invoice's date (the first such date not past).",
+  },
   auto_send: { ...PROFILE_ARGS.auto_send!, title: 'E-mail each invoice to the customer', description: 'Sending issues it.' },
   end: PROFILE_ARGS.end!,
 };

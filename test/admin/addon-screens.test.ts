@@ -147,6 +147,12 @@ suite('the addon screens in Chromium', () => {
     await open(page, 'recurring.php');
     await page.getByText('No recurring invoices yet.').waitFor();
     await page.getByRole('button', { name: 'Repeat an invoice' }).click();
+    // sent empty: what is missing is said in words under its field
+    await page.getByRole('button', { name: 'Create recurring profile' }).click();
+    await page.locator('#new-frequency-error').waitFor();
+    expect(await page.locator('#new-frequency-error').textContent()).toBe('This field is required.');
+    await page.getByText('Some required fields are empty; they are marked below.').waitFor();
+    await page.screenshot({ path: `${SHOTS}/recurring-new.png`, fullPage: true });
     // the invoice as a person knows it: by its number, suggested as they type a word of it (its title here)
     await page.getByLabel('Invoice number').fill('Monthly');
     const suggestion = page.locator(`#new-invoice_number-suggestions option[value="${source.number}"]`);
@@ -154,13 +160,20 @@ suite('the addon screens in Chromium', () => {
     expect(await suggestion.getAttribute('label')).toBe(`${source.number} · Käufer AG`);
     await page.getByLabel('Invoice number').fill(source.number);
     await page.getByLabel('Frequency').selectOption('monthly');
-    // the server's answer to what is missing is shown next to its field
+    // no first date: it continues from the invoice's own date, a month after it (the hint says so)
+    await page.getByText("Empty: one period after the invoice's date").waitFor();
     await page.getByRole('button', { name: 'Create recurring profile' }).click();
-    await page.locator('#new-start_date-error').waitFor();
-    // in words a person reads: not the parameter's name, which the field's label does not show
-    expect(await page.locator('#new-start_date-error').textContent()).toBe('This field is required.');
-    await page.getByText('Some required fields are empty; they are marked below.').waitFor();
-    await page.screenshot({ path: `${SHOTS}/recurring-new.png`, fullPage: true });
+    await page.getByText(/^Profile \d+ created; first invoice on \d{4}-\d\d-\d\d\.$/).waitFor();
+    const [first] = (await restGet(page, '/recurring')) as Array<{ id: number; start_date: string; next_date: string }>;
+    const [y, m, d] = source.issueDate.split('-').map(Number) as [number, number, number];
+    const monthLater = new Date(Date.UTC(y, m, Math.min(d, new Date(Date.UTC(y, m + 1, 0)).getUTCDate()))).toISOString().slice(0, 10);
+    expect({ start: first!.start_date, next: first!.next_date }).toEqual({ start: source.issueDate, next: monthLater });
+    expect(await restGet(page, `/recurring/${first!.id}`, 'DELETE')).toMatchObject({ deleted: true });
+
+    // and a date given: the profile starts there
+    await page.getByRole('button', { name: 'Repeat an invoice' }).click();
+    await page.getByLabel('Invoice number').fill(source.number);
+    await page.getByLabel('Frequency').selectOption('monthly');
     const start = new Date(Date.now() + 3 * 86400_000).toISOString().slice(0, 10);
     await page.getByLabel('First invoice on').fill(start);
     await page.getByRole('button', { name: 'Create recurring profile' }).click();
@@ -177,7 +190,7 @@ suite('the addon screens in Chromium', () => {
     await page.getByRole('button', { name: `Resume profile ${profile!.id}` }).click();
     await page.getByText(new RegExp(`^Profile ${profile!.id} is active again`)).waitFor();
     expect((await restGet(page, `/recurring/${profile!.id}`)).status).toBe('active');
-    // the one refused request is the form sent without its start date
+    // the one refused request is the form sent empty
     expect(problems.splice(0)).toEqual(['HTTP 400: POST /wp-json/billing/v1/recurring/from-invoice']);
     await checkScreen(page, problems, 'recurring');
     await close();
@@ -248,6 +261,8 @@ suite('the addon screens in Chromium', () => {
     await page.getByLabel(/^Amount/).fill('forty');
     await page.getByRole('button', { name: 'Save payment' }).click();
     await page.locator('#rp-amount-error').waitFor();
+    // in words under the field, not the parameter's name
+    expect(await page.locator('#rp-amount-error').textContent()).toBe('This value must be a number.');
     expect(((await restGet(page, `/invoices/${inv.id}`)) as { totals: { paid: number } }).totals.paid).toBe(0);
 
     await page.getByLabel(/^Amount/).fill('40');

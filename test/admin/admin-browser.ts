@@ -72,12 +72,15 @@ export async function menuLinks(page: Page): Promise<string[]> {
 }
 
 /** A REST answer as the signed-in page gets it (its session and nonce). */
-export async function restGet(page: Page, path: string): Promise<any> {
-  return page.evaluate(async (p) => {
-    const nonce = document.querySelector<HTMLMetaElement>('meta[name="billing-rest-nonce"]')!.content;
-    const res = await fetch(`/wp-json/billing/v1${p}`, { headers: { 'X-WP-Nonce': nonce } });
-    return res.json();
-  }, path);
+export async function restGet(page: Page, path: string, method: 'GET' | 'DELETE' = 'GET'): Promise<any> {
+  return page.evaluate(
+    async ({ path, method }) => {
+      const nonce = document.querySelector<HTMLMetaElement>('meta[name="billing-rest-nonce"]')!.content;
+      const res = await fetch(`/wp-json/billing/v1${path}`, { method, headers: { 'X-WP-Nonce': nonce } });
+      return res.json();
+    },
+    { path, method },
+  );
 }
 
 export async function ajaxGet(page: Page, action: string, fields: Record<string, string>): Promise<any> {

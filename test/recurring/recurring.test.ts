@@ -127,9 +127,7 @@ describe('profiles over REST', () => {
     });
     expect(inv.status).toBe(201);
     const before = (await rest('GET', '/recurring')).total;
-    expect((await rest('POST', '/recurring/from-invoice', { invoice_id: inv.body.id, frequency: 'monthly' })).body.code).toBe(
-      'rest_missing_callback_param',
-    );
+    expect((await rest('POST', '/recurring/from-invoice', { invoice_id: inv.body.id })).body.code).toBe('rest_missing_callback_param');
     expect(
       (await rest('POST', '/recurring/from-invoice', { invoice_id: 999999, frequency: 'monthly', start_date: '2999-01-01' })).status,
     ).toBe(404);
@@ -166,6 +164,23 @@ describe('profiles over REST', () => {
     const neither = await rest('POST', '/recurring/from-invoice', { frequency: 'monthly', start_date: '2999-01-01' });
     expect([neither.status, neither.body.code, neither.body.data.params]).toEqual([400, 'rest_missing_callback_param', ['invoice_number']]);
     expect((await rest('DELETE', `/recurring/${byNumber.body.id}`)).status).toBe(200);
+  });
+
+  it('POST /recurring/from-invoice without a start date continues from the invoice: one period after its date, not in the past', async () => {
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10); // the site is on UTC
+    const issued = async (issue_date: string) =>
+      (await rest('POST', '/invoices', { ...template('again@example.com'), issue_date, status: 'available' })).body.id as number;
+    // weekly, issued ten days ago: a week after it is past, two weeks after it is in four days
+    const weekly = await rest('POST', '/recurring/from-invoice', { invoice_id: await issued(day(-10)), frequency: 'weekly' });
+    expect(weekly.status).toBe(201);
+    expect({ start: weekly.body.start_date, next: weekly.body.next_date }).toEqual({ start: day(-10), next: day(4) });
+    // monthly, issued on 31 January 2026: each month's last day from there on, the first that is not past
+    const today = day(0);
+    let next = '';
+    for (let m = 1; next < today; m++) next = new Date(Date.UTC(2026, m + 1, 0)).toISOString().slice(0, 10);
+    const monthly = await rest('POST', '/recurring/from-invoice', { invoice_id: await issued('2026-01-31'), frequency: 'monthly' });
+    expect({ start: monthly.body.start_date, next: monthly.body.next_date }).toEqual({ start: '2026-01-31', next });
+    for (const p of [weekly, monthly]) expect((await rest('DELETE', `/recurring/${p.body.id}`)).status).toBe(200);
   });
 });
 
