@@ -14,6 +14,7 @@ import type { Kernel } from '../../core/kernel.ts';
 import { readEinvoice } from '../../plugins/e-invoicing/reader.ts';
 import { browserAvailable, launch } from '../helpers/browser.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
+import { SELLER_OPTIONS } from '../helpers/einvoice-documents.ts';
 import { EN16931_DIR } from '../helpers/en16931.ts';
 import { bootKernel, eventually } from '../helpers/kernel.ts';
 import { TestSmtp } from '../mail/test-smtp.ts';
@@ -70,18 +71,7 @@ suite('the addon screens in Chromium', () => {
     db = await freshDatabase();
     smtp = await new TestSmtp().start();
     k = await bootKernel(db.url, { config: { smtpUrl: smtp.url } });
-    const seller = {
-      company_name: 'Lieferant GmbH',
-      company_email: 'billing@lieferant.test',
-      company_vat_number: 'DE123456789',
-      company_street: 'Hauptstraße 1',
-      company_city: 'Berlin',
-      company_postcode: '10115',
-      business_country: 'DE',
-      tax_rate: 19,
-      tax_exempt_items_statement: 'Disbursement paid in the name and for the account of the customer.',
-    };
-    for (const [key, value] of Object.entries(seller)) await k.options.set(key as never, value as never, CLI);
+    for (const [key, value] of Object.entries(SELLER_OPTIONS)) await k.options.set(key as never, value as never, CLI);
     await k.identity.users.create({ login: 'ops', email: 'ops@example.com', role: 'administrator', password: PASSWORD }, CLI);
     await k.identity.users.create({ login: 'anna', email: 'anna@example.com', role: 'billing_viewer', password: PASSWORD }, CLI);
     await k.identity.users.create({ login: 'vera', email: 'vera@example.com', role: 'billing_viewer', password: PASSWORD }, CLI);

@@ -13,6 +13,7 @@ import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { readEinvoice } from '../../plugins/e-invoicing/reader.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
+import { SELLER_OPTIONS as SELLER } from '../helpers/einvoice-documents.ts';
 import { CII_SCHEMA, EN16931_DIR, en16931Fatal, warmEn16931 } from '../helpers/en16931.ts';
 import { bootKernel, eventually } from '../helpers/kernel.ts';
 import { makeUser, type TestUser } from '../identity/support.ts';
@@ -21,20 +22,6 @@ let db: TestDatabase;
 let k: Kernel;
 let admin: TestUser;
 const dir = mkdtempSync(join(tmpdir(), 'einvoice-http-'));
-
-const SELLER = {
-  company_name: 'Lieferant GmbH',
-  company_email: 'billing@lieferant.test',
-  company_vat_number: 'DE123456789',
-  company_street: 'Hauptstraße 1',
-  company_city: 'Berlin',
-  company_postcode: '10115',
-  business_country: 'DE',
-  tax_rate: 19,
-  tax_exempt_items_statement: 'Disbursement paid in the name and for the account of the customer.',
-  einvoice_iban: 'DE02120300000000202051',
-  einvoice_contact_phone: '+49 30 1234567',
-} as const;
 
 async function call(method: string, path: string, body?: unknown, type = 'application/json') {
   const res = await fetch(`${k.url}/wp-json/billing/v1${path}`, {

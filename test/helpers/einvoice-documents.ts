@@ -19,6 +19,13 @@ export const SELLER: SellerSettings = {
   einvoice_contact_phone: '+49 30 1234567',
 };
 
+/** The seller as site options, for the tests that run the service: SELLER, its VAT rate and exemption statement. */
+export const SELLER_OPTIONS = {
+  ...SELLER,
+  tax_rate: 19,
+  tax_exempt_items_statement: 'Disbursement paid in the name and for the account of the customer.',
+} as const;
+
 export interface ItemSpec {
   name: string;
   description?: string;

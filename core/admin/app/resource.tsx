@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ajax, ApiError, rest, restPage, type Page } from './api.ts';
 import type { FieldSuggestions, ResourceColumn, ResourceField, ResourceProps } from '../wire.ts';
-import { Busy, DataTable, Field, fill, money, Notice, StatusBadge, valueAt, type Column, type Props } from './ui.tsx';
+import { Busy, DataTable, Field, FieldNotes, fill, money, Notice, StatusBadge, valueAt, type Column, type Props } from './ui.tsx';
 
 type ColumnSpec = ResourceColumn;
 type FieldSpec = ResourceField;
@@ -293,12 +293,7 @@ export function SchemaForm(p: {
                   />{' '}
                   {f.label}
                 </label>
-                {f.description && <small class="billing-hint">{f.description}</small>}
-                {err && (
-                  <small class="billing-field-error" role="alert">
-                    {err}
-                  </small>
-                )}
+                <FieldNotes hint={f.description} error={err} />
               </div>
             );
           if (f.input === 'checkboxes') {
@@ -316,12 +311,7 @@ export function SchemaForm(p: {
                     {c}
                   </label>
                 ))}
-                {f.description && <small class="billing-hint">{f.description}</small>}
-                {err && (
-                  <small class="billing-field-error" role="alert">
-                    {err}
-                  </small>
-                )}
+                <FieldNotes hint={f.description} error={err} />
               </fieldset>
             );
           }

@@ -30,13 +30,22 @@ export function Field(p: { id: string; label: string; error?: string; hint?: str
     <div class={`billing-field${p.error ? ' has-error' : ''}`}>
       <label for={p.id}>{p.label}</label>
       {p.children}
+      <FieldNotes id={p.id} hint={p.hint} error={p.error} />
+    </div>
+  );
+}
+
+/** A field's hint and its error from the server, under it (the error found by `<id>-error`). */
+export function FieldNotes(p: { id?: string; hint?: string; error?: string }) {
+  return (
+    <>
       {p.hint && <small class="billing-hint">{p.hint}</small>}
       {p.error && (
-        <small class="billing-field-error" id={`${p.id}-error`} role="alert">
+        <small class="billing-field-error" id={p.id ? `${p.id}-error` : undefined} role="alert">
           {p.error}
         </small>
       )}
-    </div>
+    </>
   );
 }
 
