@@ -1,5 +1,5 @@
 // EN 16931 in UN/CEFACT CII D16B (the XML of Factur-X / ZUGFeRD, profile EN 16931). Pure: the model in,
-// the XML text out. Element order follows the D16B schema, which `xmllint --schema` checks in the tests.
+// the XML text out. Element order follows the D16B schema, which libxml2 checks in the tests.
 import { EN16931_GUIDELINE, type EinvoiceModel, type EinvoiceParty } from './einvoice-model.ts';
 import { EXEMPTION_CODE } from './ubl.ts';
 import { el, text, XML_DECLARATION } from './xml.ts';

@@ -3,9 +3,10 @@
 // the XSLT's hash, so a test run compiles at most once and later runs not at all.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { validateXML } from 'xmllint-wasm';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** Where the artefacts are: beside the checkout (CI: shared/ next to the clone), or EN16931_DIR. */
@@ -20,10 +21,8 @@ const XSLT = {
   ubl: join(EN16931_DIR, 'ubl/xslt/EN16931-UBL-validation.xslt'),
   cii: join(EN16931_DIR, 'cii/xslt/EN16931-CII-validation.xslt'),
 };
-export const CII_SCHEMA = join(
-  EN16931_DIR,
-  'cii/schema/D16B SCRDM (Subset)/uncoupled clm/CII/uncefact/data/standard/CrossIndustryInvoice_100pD16B.xsd',
-);
+const CII_SCHEMA_DIR = join(EN16931_DIR, 'cii/schema/D16B SCRDM (Subset)/uncoupled clm/CII/uncefact/data/standard');
+const CII_SCHEMA = 'CrossIndustryInvoice_100pD16B.xsd';
 
 const require = createRequire(import.meta.url);
 const SaxonJS = require('saxon-js') as {
@@ -89,4 +88,25 @@ export function en16931Asserts(xml: string, syntax: 'ubl' | 'cii'): FailedAssert
 /** Only the fatal ones: an invoice is valid when there is none. */
 export function en16931Fatal(xml: string, syntax: 'ubl' | 'cii'): FailedAssert[] {
   return en16931Asserts(xml, syntax).filter((a) => a.flag === 'fatal');
+}
+
+let ciiSchemaFiles: Array<{ fileName: string; contents: string }> | null = null;
+
+/**
+ * What libxml2 says of `xml` against the CII D16B schema: '' when it is valid, else its messages. libxml2
+ * runs compiled to WASM (xmllint-wasm), so the check needs nothing `npm install` does not bring.
+ */
+export async function ciiSchemaErrors(xml: string): Promise<string> {
+  // the main schema first, then the three it imports, preloaded under the names its imports use
+  ciiSchemaFiles ??= [CII_SCHEMA, ...readdirSync(CII_SCHEMA_DIR).filter((f) => f.endsWith('.xsd') && f !== CII_SCHEMA)].map(
+    (fileName) => ({ fileName, contents: readFileSync(join(CII_SCHEMA_DIR, fileName), 'utf8') }),
+  );
+  const [main, ...imported] = ciiSchemaFiles;
+  const result = await validateXML({
+    xml: [{ fileName: 'cii.xml', contents: xml }],
+    schema: [main!],
+    preload: imported,
+    maxMemoryPages: 4096, // 256 MiB: the schema's compiled form needs more than the default 16 MiB
+  });
+  return result.valid ? '' : result.rawOutput;
 }
