@@ -98,9 +98,10 @@ let ciiSchemaFiles: Array<{ fileName: string; contents: string }> | null = null;
  */
 export async function ciiSchemaErrors(xml: string): Promise<string> {
   // the main schema first, then the three it imports, preloaded under the names its imports use
-  ciiSchemaFiles ??= [CII_SCHEMA, ...readdirSync(CII_SCHEMA_DIR).filter((f) => f.endsWith('.xsd') && f !== CII_SCHEMA)].map(
-    (fileName) => ({ fileName, contents: readFileSync(join(CII_SCHEMA_DIR, fileName), 'utf8') }),
-  );
+  ciiSchemaFiles ??= [CII_SCHEMA, ...readdirSync(CII_SCHEMA_DIR).filter((f) => f.endsWith('.xsd') && f !== CII_SCHEMA)].map((fileName) => ({
+    fileName,
+    contents: readFileSync(join(CII_SCHEMA_DIR, fileName), 'utf8'),
+  }));
   const [main, ...imported] = ciiSchemaFiles;
   const result = await validateXML({
     xml: [{ fileName: 'cii.xml', contents: xml }],
