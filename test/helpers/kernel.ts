@@ -1,13 +1,12 @@
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadConfig, type Config } from '../../core/config.ts';
-import { Kernel } from '../../core/kernel.ts';
-import { silentLogger, type Logger } from '../../core/log.ts';
+import type { Config } from '../../core/config.ts';
+import type { Kernel } from '../../core/kernel.ts';
+import type { Logger } from '../../core/log.ts';
+import { BUNDLED_PLUGINS, bootKernel as bootTestKernel } from '../../testing/service.ts';
 
 export const FIXTURE_PLUGINS = resolve(import.meta.dirname, '../fixtures/plugins');
-export const BUNDLED_PLUGINS = resolve(import.meta.dirname, '../../plugins');
+export { BUNDLED_PLUGINS };
 
 /** Names of the plugin folders under `dir` (a folder with an index.ts): bundled plugins keep being added. */
 export function pluginFolders(dir: string): string[] {
@@ -16,16 +15,7 @@ export function pluginFolders(dir: string): string[] {
     .map((e) => e.name);
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
-}
+export { freePort } from '../../testing/service.ts';
 
 export interface TestKernelOptions {
   serve?: boolean;
@@ -34,21 +24,8 @@ export interface TestKernelOptions {
 }
 
 /** A kernel on the given database, with the fixture plugins beside the bundled ones, fast polling. */
-export async function bootKernel(databaseUrl: string, opts: TestKernelOptions = {}): Promise<Kernel> {
-  const port = await freePort();
-  const config = loadConfig(
-    {},
-    {
-      port,
-      baseUrl: `http://127.0.0.1:${port}`,
-      databaseUrl,
-      dataDir: mkdtempSync(join(tmpdir(), 'billing-data-')),
-      syncIntervalMs: 100,
-      pluginDirs: [BUNDLED_PLUGINS, FIXTURE_PLUGINS],
-      ...opts.config,
-    },
-  );
-  return Kernel.boot(config, { serve: opts.serve ?? true, log: opts.log ?? silentLogger(), announce: () => {} });
+export function bootKernel(databaseUrl: string, opts: TestKernelOptions = {}): Promise<Kernel> {
+  return bootTestKernel(databaseUrl, { ...opts, pluginDirs: [FIXTURE_PLUGINS] });
 }
 
 /** Polls `check` until it holds or `ms` pass; answers whether it held. */
