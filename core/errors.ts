@@ -1,7 +1,8 @@
 /**
  * The one error type of the service. Every failure that reaches a caller is a BillingError with a code
- * from the closed list below; `core/http/error-bodies.ts` maps it to the WordPress-shaped body of the
- * surface it happened on (REST, AJAX, webhook) and the CLI prints its message on one line.
+ * from a closed set: the core's list below and the codes plugins declare (`definePlugin({ errors })`);
+ * `core/http/error-bodies.ts` maps it to the WordPress-shaped body of the surface it happened on (REST,
+ * AJAX, webhook) and the CLI prints its message on one line.
  */
 export const ERROR_STATUS = {
   // REST conventions (WordPress core codes, contract §4)
@@ -65,7 +66,44 @@ export const ERROR_STATUS = {
   billing_internal: 500,
 } as const;
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+type CoreErrors = typeof ERROR_STATUS;
+
+/**
+ * Every error code with its HTTP status: the core's, and those plugins merge in —
+ * `declare module 'billing-service' { interface ErrorMap { late_fees_too_high: 400 } }` — and declare
+ * as data with the same statuses in `definePlugin({ errors: { late_fees_too_high: { status: 400, … } } })`.
+ */
+export interface ErrorMap extends CoreErrors {}
+
+export type ErrorCode = keyof ErrorMap & string;
+
+/** A plugin's own error code, as data: its HTTP status and what it means (for the docs and OpenAPI). */
+export interface ErrorDeclaration {
+  status: number;
+  description: string;
+}
+
+/** Codes plugins declared, with their status and owner. A code's meaning never changes, so they stay. */
+const declared = new Map<string, { status: number; owner: string }>();
+
+/**
+ * Makes a plugin's codes known. A code may not shadow the core's or another plugin's (a caller must be
+ * able to tell who answered); declaring the same codes again (another instance, a reload) is a no-op.
+ */
+export function declareErrors(owner: string, errors: Readonly<Record<string, ErrorDeclaration>>): void {
+  for (const [code, { status }] of Object.entries(errors)) {
+    if (!/^[a-z][a-z0-9_]{2,80}$/.test(code)) throw new Error(`${owner}: error code "${code}" is not snake_case`);
+    if (!Number.isInteger(status) || status < 400 || status > 599) throw new Error(`${owner}: error ${code} needs a 4xx or 5xx status`);
+    const taken = code in ERROR_STATUS ? 'the core' : declared.get(code)?.owner;
+    if (taken !== undefined && taken !== owner) throw new Error(`${owner}: error code ${code} is already ${taken}'s`);
+  }
+  for (const [code, { status }] of Object.entries(errors)) declared.set(code, { status, owner });
+}
+
+/** The HTTP status of a code, the core's or a plugin's; undefined for a code nobody declared. */
+export function errorStatus(code: string): number | undefined {
+  return (ERROR_STATUS as Record<string, number>)[code] ?? declared.get(code)?.status;
+}
 
 export class BillingError extends Error {
   readonly code: ErrorCode;
@@ -77,7 +115,8 @@ export class BillingError extends Error {
     super(message);
     this.name = 'BillingError';
     this.code = code;
-    this.status = status ?? ERROR_STATUS[code];
+    // an undeclared code (a plugin that forgot its declaration) is the service's fault: 500
+    this.status = status ?? errorStatus(code) ?? 500;
     this.data = data;
   }
 }

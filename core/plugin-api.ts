@@ -48,7 +48,7 @@ export { isCountry, normalizeVatNumber, vatCategory, type TaxBreakdownEntry, typ
 export { pdfFilename } from './pdf/file-name.ts';
 export { timestamp, type Tx } from './db/database.ts';
 export type { DocumentPdfs } from './modules/service-api.ts';
-export { BillingError, type ErrorCode } from './errors.ts';
+export { BillingError, type ErrorCode, type ErrorMap, type ErrorDeclaration } from './errors.ts';
 /** Every billing capability the core declares (contract §3), for plugins that build roles from them. */
 export { BILL_CAPABILITIES } from './identity/capabilities.ts';
 export type { BillingDocument } from './documents/document.ts';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ERROR_STATUS } from '../errors.ts';
+import { errorStatus } from '../errors.ts';
 import type { RestServer } from '../http/rest/rest-server.ts';
 import type { ArgSchema, HttpMethod, RestRoute } from '../http/rest/route.ts';
 import { SESSION_COOKIE } from '../identity/sessions.ts';
@@ -278,7 +278,7 @@ function errorCodes(method: HttpMethod, route: RestRoute, groups: Record<string,
 function errorResponses(codes: string[]): Json {
   const byStatus = new Map<number, string[]>();
   for (const code of codes) {
-    const status = (ERROR_STATUS as Record<string, number>)[code];
+    const status = errorStatus(code);
     if (status === undefined) continue;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }

@@ -1,6 +1,7 @@
 import semver from 'semver';
 import type { PluginHooks } from '../hooks/registry.ts';
 import type { PluginApi } from '../modules/service-api.ts';
+import type { ErrorDeclaration } from '../errors.ts';
 import { CAPABILITY_NAME } from '../identity/capabilities.ts';
 import { validCron } from '../jobs/scheduler.ts';
 import { ajv } from '../validation/ajv.ts';
@@ -40,6 +41,11 @@ export interface PluginDefinition extends Contributions<PluginContext> {
   compatibility?: string;
   /** Plugins that must be active first; they load before this one and unload after it. */
   requires?: readonly string[];
+  /**
+   * The plugin's own error codes, each with its HTTP status (merge the same codes into `ErrorMap` so
+   * `new BillingError(code, …)` type-checks). They may not shadow the core's or another plugin's.
+   */
+  errors?: Readonly<Record<string, ErrorDeclaration>>;
   activate?(ctx: PluginContext): Promise<void>;
   deactivate?(ctx: PluginContext): Promise<void>;
 }

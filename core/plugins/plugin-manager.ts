@@ -3,7 +3,7 @@ import { SERVICE_VERSION } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { migrate } from '../db/migrations.ts';
 import { bumpRevision } from '../db/revision.ts';
-import { BillingError } from '../errors.ts';
+import { BillingError, declareErrors } from '../errors.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import type { Logger } from '../log.ts';
 import type { OptionsStore } from '../options/options.ts';
@@ -61,11 +61,12 @@ export class PluginManager {
     this.contextFor = deps.contextFor;
   }
 
-  /** Makes discovered plugins known; their settings are declared at once (settable while inactive). */
+  /** Makes discovered plugins known; their settings and error codes are declared at once (settable while inactive). */
   register(plugins: DiscoveredPlugin[]): void {
     for (const p of plugins) {
       this.available.set(p.definition.name, p);
       this.options.declare(p.definition.name, p.definition.settings ?? {});
+      declareErrors(p.definition.name, p.definition.errors ?? {});
     }
   }
 
