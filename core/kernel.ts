@@ -318,13 +318,15 @@ export class Kernel {
   }
 
   private pluginContext(def: PluginDefinition): PluginContext {
-    return {
+    const ctx: PluginContext<undefined> = {
       ...this.unitContext(def.name),
       log: this.log.child({ plugin: def.name }),
       plugin: def.name,
       hooks: pluginHooks(this.hooks, def.name),
       api: pluginApi(this.api),
+      self: undefined,
     };
+    return def.services ? { ...ctx, self: def.services(ctx) } : ctx;
   }
 
   /**

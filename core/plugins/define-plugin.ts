@@ -15,11 +15,13 @@ export { action, durable, filter, type ListenerDeclaration } from './contributio
  * administrator: gateways act through their provider, see docs/gateways.md), hooks they may tap (and
  * raise only if they declared them), and their own actor for the audit log.
  */
-export interface PluginContext extends UnitContext {
+export interface PluginContext<S = unknown> extends UnitContext {
   /** The plugin's name (same as `name`). */
   readonly plugin: string;
   readonly hooks: PluginHooks;
   readonly api: PluginApi;
+  /** What the plugin's `services(ctx)` built for this context (undefined without `services`). */
+  readonly self: S;
 }
 
 /**
@@ -28,7 +30,7 @@ export interface PluginContext extends UnitContext {
  * cluster-wide, when an administrator switches the plugin; the declared parts are loaded by every
  * instance while it is active.
  */
-export interface PluginDefinition extends Contributions<PluginContext> {
+export interface PluginDefinition<S = any> extends Contributions<PluginContext<S>> {
   /** kebab-case, unique; the activation key. */
   name: string;
   version: string;
@@ -46,14 +48,24 @@ export interface PluginDefinition extends Contributions<PluginContext> {
    * `new BillingError(code, …)` type-checks). They may not shadow the core's or another plugin's.
    */
   errors?: Readonly<Record<string, ErrorDeclaration>>;
-  activate?(ctx: PluginContext): Promise<void>;
-  deactivate?(ctx: PluginContext): Promise<void>;
+  /**
+   * Builds the plugin's own services (stores, caches, clients) from its context, synchronously (no I/O:
+   * use `activate` or a job for that); its handlers find them as `ctx.self`, typed by the definition's
+   * type argument: `definePlugin<{ store: RoleStore }>({ services: (ctx) => ({ store: new RoleStore(ctx) }), … })`.
+   */
+  services?(ctx: PluginContext<undefined>): S;
+  activate?(ctx: PluginContext<S>): Promise<void>;
+  deactivate?(ctx: PluginContext<S>): Promise<void>;
 }
 
 const NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 /** Checks a plugin's declaration when it is defined, so a mistake fails at load, not at first use. */
-export function definePlugin<T extends PluginDefinition>(def: T): Readonly<T> {
+export function definePlugin(def: PluginDefinition<undefined>): Readonly<PluginDefinition<undefined>>;
+// with services: S is named by the plugin (`definePlugin<Services>({ services, … })`), never inferred,
+// since inferring it would leave the listeners' contexts untyped while it is being inferred
+export function definePlugin<S>(def: PluginDefinition<S>): Readonly<PluginDefinition<S>>;
+export function definePlugin<S>(def: PluginDefinition<S>): Readonly<PluginDefinition<S>> {
   const where = `plugin ${def.name}`;
   if (!NAME.test(def.name)) throw new Error(`${where}: name must be kebab-case`);
   if (!semver.valid(def.version)) throw new Error(`${where}: version must be semver`);
