@@ -21,6 +21,7 @@ import type { ServiceMap } from './modules/service-map.ts';
 import { CORE_SETTINGS } from './options/option-map.ts';
 import { OptionsStore } from './options/options.ts';
 import { Outbox } from './outbox/outbox.ts';
+import { AssetRegistry } from './http/assets.ts';
 import { OwnedRegistry } from './owned-registry.ts';
 import { ContributionLoader, resolveContributions, type ContributionSink } from './plugins/contributions.ts';
 import type { PluginContext, PluginDefinition } from './plugins/define-plugin.ts';
@@ -65,6 +66,8 @@ export class Kernel {
   readonly commands = new CommandRegistry();
   /** Express routers of the loaded units (admin screens, public pages), mounted after REST and admin-ajax. */
   readonly routers = new OwnedRegistry<Router>('router');
+  /** Units' static files, served by one router of the kernel's (`assets` declarations). */
+  readonly assets = new AssetRegistry();
   /** Every module's services, by module name. */
   readonly services: ServiceMap;
   /** The in-process service API (contract §2), for trusted code in this process: the CLI, tests. */
@@ -100,6 +103,7 @@ export class Kernel {
     this.options.declare('core', CORS_SETTINGS);
     this.rest.allowedOrigins = () => this.options.get('rest_allowed_origins');
     this.ajax = new AjaxDispatcher(log);
+    this.routers.add('kernel', 'assets', this.assets.router());
     this.plugins = new PluginManager({
       db,
       hooks: this.hooks,
@@ -378,6 +382,11 @@ export class Kernel {
         name: 'commands',
         load: (r) => r.commands.forEach((command) => this.commands.add(r.owner, command)),
         unload: (owner) => this.commands.removeOwner(owner),
+      },
+      {
+        name: 'assets',
+        load: (r) => r.assets.forEach((asset) => this.assets.add(r.owner, asset)),
+        unload: (owner) => this.assets.removeOwner(owner),
       },
       {
         name: 'routers',

@@ -32,6 +32,7 @@ export {
   type UploadResultSection,
 } from './admin/resource-screen.ts';
 export { html, raw, type Html } from './http/html.ts';
+export { ASSET_PREFIX, type AssetDeclaration } from './http/assets.ts';
 export type {
   CheckoutRequest,
   CheckoutResult,

@@ -6,6 +6,7 @@ import type { Database } from '../db/database.ts';
 import type { Migration } from '../db/migrations.ts';
 import type { ActionMap, FilterMap, HookDeclaration } from '../hooks/hook-map.ts';
 import type { ActionListener, DurablePayload, FilterListener } from '../hooks/registry.ts';
+import type { AssetDeclaration } from '../http/assets.ts';
 import type { AjaxAction, AjaxRequest, WebhookAction, WebhookAnswer, WebhookRequest } from '../http/ajax/ajax-action.ts';
 import type { RestRequest, RestRoute } from '../http/rest/route.ts';
 import type { JobDefinition, JobRun } from '../jobs/scheduler.ts';
@@ -101,6 +102,8 @@ export interface Contributions<C> {
   ajax?: Declared<UnitAjaxAction<C>, C>;
   /** Public admin-ajax actions that get the raw body (payment gateways use `gateways` instead). */
   webhooks?: Declared<UnitWebhook<C>, C>;
+  /** Static files served at /billing/assets/<name> (a page's script or stylesheet). */
+  assets?: readonly AssetDeclaration[];
   /** Express routers mounted after REST and admin-ajax (admin screens, public pages). */
   routers?: Declared<Router, C>;
   jobs?: Declared<UnitJob<C>, C>;
@@ -131,6 +134,7 @@ export interface ResolvedContributions {
   ajax: readonly AjaxAction[];
   webhooks: readonly WebhookAction[];
   routers: readonly Router[];
+  assets: readonly AssetDeclaration[];
   jobs: readonly JobDefinition[];
   queues: readonly QueueDefinition[];
   commands: readonly Command[];
@@ -158,6 +162,7 @@ export function resolveContributions<C>(owner: string, c: Contributions<C>, ctx:
     ajax: list(c.ajax, ctx).map((a) => ({ ...a, handler: (req: AjaxRequest) => a.handler(req, ctx) })),
     webhooks: list(c.webhooks, ctx).map((w) => ({ ...w, handler: (req: WebhookRequest) => w.handler(req, ctx) })),
     routers: list(c.routers, ctx),
+    assets: c.assets ?? [],
     jobs: list(c.jobs, ctx).map((j) => ({ ...j, run: (run: JobRun) => j.run(run, ctx) })),
     queues: list(c.queues, ctx).map((q) => ({ ...q, handle: (item: OutboxItem) => q.handle(item, ctx) })),
     commands: list(c.commands, ctx).map((cmd) => ({ ...cmd, run: (input: Parameters<Command['run']>[0]) => cmd.run(input, ctx) })),
