@@ -31,6 +31,11 @@ export interface CreateContext {
   source: CreationSource;
   /** The recurring profile generating it (`source: 'recurring'`). */
   recurringId?: number;
+  /**
+   * Whose document it is when that is not the actor's (`created_by`, what an own scope goes by): the
+   * creator of the recurring profile or of the accepted quote that produced it. Default: the actor.
+   */
+  owner?: number | null;
 }
 
 /** Columns written when a document is created or its builder state saved (the totals under their column names). */

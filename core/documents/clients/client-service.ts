@@ -3,7 +3,7 @@ import { BillingError } from '../../errors.ts';
 import { containsPattern } from '../../db/like.ts';
 import type { HookRegistry } from '../../hooks/registry.ts';
 import type { AuthUser } from '../../http/auth.ts';
-import { listScope, type ListScope } from '../list-scope.ts';
+import { listScope, type ListScope } from '../../scope/list-scope.ts';
 
 /** Money a client owes and paid, in one currency, as exact decimal text (`numeric` sums from SQL). */
 export type ClientTotals = { invoiced: string; paid: string; due: string };
@@ -170,10 +170,8 @@ function matching(search: string | undefined, scope: ListScope = {}): { where: s
     where += ` and lower(display_name || ' ' || email || ' ' || company) like $${params.length}`;
   }
   if (scope.created_by !== undefined) {
-    // who created a client is what the audit log recorded when the user was made
-    params.push(String(scope.created_by));
-    where += ` and exists (select 1 from billing_audit_log l where l.object_type = 'user' and l.object_id = billing_users.id::text
-                 and l.action = 'user.create' and l.actor_id::text = $${params.length})`;
+    params.push(scope.created_by);
+    where += ` and created_by = $${params.length}`;
   }
   return { where, params };
 }
