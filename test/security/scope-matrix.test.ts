@@ -320,3 +320,104 @@ describe('lists: B’s hold B’s objects and never A’s, and X-WP-Total counts
     expect(checked).toBeGreaterThanOrEqual(5);
   });
 });
+
+describe("the second attack's scope defects, each as it was found", () => {
+  it('(1) e-invoices: another user’s issued invoice and credit note are 404 in every format, never a 409 naming its number', async () => {
+    const a = who.a.objects;
+    for (const path of [`/invoices/${a.invoice}/ubl`, `/invoices/${a.invoice}/xrechnung`, `/invoices/${a.invoice}/cii`, `/invoices/${a.invoice}/facturx`, `/credit-notes/${a.credit_note}/ubl`]) {
+      const r = await rest(who.b.user, 'GET', `/billing/v1${path}`);
+      expect([path, r.status, r.body?.code, JSON.stringify(r.body).includes(a.number)]).toEqual([path, 404, 'billing_rest_not_found', false]);
+    }
+  });
+
+  it('(2) recurring: B can neither read nor change A’s profile (rewrite, pause, resume, delete), and the list and X-WP-Total leave it out', async () => {
+    const a = who.a.objects;
+    const before = (await rest(who.a.user, 'GET', `/billing/v1/recurring/${a.recurring}`)).body;
+    const rewrite = { template: documentBody({ customer_email: 'thief@example.com' }), auto_send: true };
+    expect((await rest(who.b.user, 'PUT', `/billing/v1/recurring/${a.recurring}`, rewrite)).status).toBe(404);
+    for (const step of ['pause', 'resume']) expect((await rest(who.b.user, 'POST', `/billing/v1/recurring/${a.recurring}/${step}`, {})).status).toBe(404);
+    expect((await rest(who.b.user, 'DELETE', `/billing/v1/recurring/${a.recurring}`)).status).toBe(404);
+    expect((await rest(who.a.user, 'GET', `/billing/v1/recurring/${a.recurring}`)).body).toEqual(before);
+    const list = await rest(who.b.user, 'GET', '/billing/v1/recurring');
+    expect([list.body.map((p: { id: number }) => p.id), list.total]).toEqual([[who.b.objects.recurring], '1']);
+    expect((await rest(admin, 'GET', '/billing/v1/recurring')).total).toBe('2');
+  });
+
+  it('(8) billing_save_client: another’s client is 404 and stays as it was; a save changes only the fields it sends', async () => {
+    const a = who.a.objects;
+    await ajax('a', { action: 'billing_save_client', id: String(a.client), address: '1 Main St', vat: 'GB123', company: 'A Corp' });
+    const stolen = await ajax('b', { action: 'billing_save_client', id: String(a.client), email: 'thief@example.com' });
+    expect([stolen.status, stolen.body.data.code]).toEqual([404, 'billing_rest_not_found']);
+    const client = await k.identity.users.byId(a.client);
+    expect(client).toMatchObject({ email: 'client-a@example.com', address: '1 Main St', vat: 'GB123', company: 'A Corp' });
+    // A renames the client: the address, VAT number and company it did not send are kept
+    expect((await ajax('a', { action: 'billing_save_client', id: String(a.client), name: 'Client A renamed' })).body.success).toBe(true);
+    expect(await k.identity.users.byId(a.client)).toMatchObject({
+      display_name: 'Client A renamed',
+      email: 'client-a@example.com',
+      address: '1 Main St',
+      vat: 'GB123',
+      company: 'A Corp',
+    });
+    // a field sent empty that a client must have is still refused
+    expect((await ajax('a', { action: 'billing_save_client', id: String(a.client), email: '' })).body.data.code).toBe('rest_missing_callback_param');
+  });
+
+  it('(9) clients: another’s client_id is an unknown client, the autocomplete lists only one’s own, and figures count only what one may see', async () => {
+    const a = who.a.objects;
+    const create = await rest(who.b.user, 'POST', '/billing/v1/invoices', documentBody({ client_id: a.client }));
+    expect([create.status, create.body.code]).toEqual([400, 'billing_rest_no_client']);
+    // the same answer as for a client that does not exist
+    const unknown = await rest(who.b.user, 'POST', '/billing/v1/invoices', documentBody({ client_id: 999999 }));
+    expect([unknown.status, unknown.body.code, unknown.body.message]).toEqual([400, 'billing_rest_no_client', create.body.message]);
+    const search = await ajax('b', { action: 'billing_search_clients', term: 'client' });
+    expect(search.body.data.map((c: { id: number }) => c.id)).toEqual([who.b.objects.client]);
+    // the administrator bills B's client: B's figures for it do not tell of that invoice
+    const theirs = await rest(admin, 'POST', '/billing/v1/invoices', documentBody({ client_id: who.b.objects.client, status: 'available', items: [{ ...ITEM, price: 7000 }] }));
+    expect(theirs.status).toBe(201);
+    const seen = async (u: TestUser) => ((await rest(u, 'GET', '/billing/v1/clients')).body as any[]).find((c) => c.id === who.b.objects.client);
+    const byB = await seen(who.b.user);
+    const byAdmin = await seen(admin);
+    expect([byB.counts.invoices, byAdmin.counts.invoices]).toEqual([1, 2]);
+    expect(byAdmin.totals.invoiced - byB.totals.invoiced).toBe(7000);
+  });
+
+  it('(10) payments and reports count only what lies on one’s own invoices', async () => {
+    const paid = await rest(who.a.user, 'POST', `/billing/v1/invoices/${who.a.objects.invoice}/payments`, { amount: 40, method: 'cash', status: 'completed' });
+    expect(paid.status).toBe(201);
+    const b = await rest(who.b.user, 'GET', '/billing/v1/payments');
+    expect([b.body.map((p: { id: number }) => p.id), b.total]).toEqual([[who.b.objects.payment], '1']);
+    const report = async (as: 'a' | 'b') => (await ajax(as, { action: 'billing_get_report_data', start: '2000-01-01', group: 'month' })).body.data.totals;
+    const [ra, rb] = [await report('a'), await report('b')];
+    expect(rb).toEqual({ invoiced: 100, paid: 0, outstanding: 95 });
+    expect(ra).toEqual({ invoiced: 100, paid: 40, outstanding: 55 });
+    // the administrator's is the site's
+    const all = await k.api.reports.data({ start: '2000-01-01', group: 'month' });
+    expect(all.totals.paid).toBe(40);
+    expect(all.totals.invoiced).toBeGreaterThan(ra.invoiced + rb.invoiced);
+  });
+
+  it('(16) invoices made by a recurring profile or an accepted quote are their creator’s', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const profile = await rest(who.a.user, 'POST', '/billing/v1/recurring', { template: documentBody(), frequency: 'monthly', start_date: today });
+    expect(profile.status).toBe(201);
+    await k.jobs.runNow('billing_generate_recurring_invoices');
+    const made = await rest(who.a.user, 'GET', `/billing/v1/invoices?recurring_id=${profile.body.id}`);
+    expect([made.status, made.total]).toEqual([200, '1']);
+    expect((await rest(who.b.user, 'GET', `/billing/v1/invoices/${made.body[0].id}`)).status).toBe(404);
+
+    await k.options.set('quote_signature_required', false, CLI);
+    const quote = await rest(who.a.user, 'POST', '/billing/v1/quotes', documentBody({ status: 'available', customer_name: 'Q', customer_email: 'q@example.com', expiry_date: '2099-01-01' }));
+    const key = await k.api.quotes.accessKey(quote.body.id);
+    const page = await (await fetch(`${k.url}/billing/quote/${quote.body.id}?key=${encodeURIComponent(key)}`)).text();
+    const token = /name="token"\s+value="([^"]+)"/.exec(page)![1]!;
+    const accepted = await fetch(`${k.url}/wp-admin/admin-ajax.php`, {
+      method: 'POST',
+      body: new URLSearchParams({ action: 'billing_accept_quote', quote_id: String(quote.body.id), token }),
+    });
+    const invoiceId = (await accepted.json()).data.invoice_id as number;
+    expect(invoiceId).toBeGreaterThan(0);
+    expect((await rest(who.a.user, 'GET', `/billing/v1/invoices/${invoiceId}`)).status).toBe(200);
+    expect((await rest(who.b.user, 'GET', `/billing/v1/invoices/${invoiceId}`)).status).toBe(404);
+  });
+});

@@ -86,7 +86,7 @@ export class ClientService {
         order by lower(display_name), id limit $${n + 1} offset $${n + 2}`,
       [...params, q.per_page, (q.page - 1) * q.per_page],
     );
-    return { items: await this.withFigures(rows), total };
+    return { items: await this.withFigures(rows, q.viewer), total };
   }
 
   /** The client with this id (a user of another role is no client): 404 `billing_rest_not_found`. */
@@ -108,8 +108,14 @@ export class ClientService {
     );
   }
 
-  /** Counts and per-currency totals of the given clients' documents, summed exactly by PostgreSQL. */
-  private async withFigures(rows: ClientRow[]): Promise<Client[]> {
+  /**
+   * Counts and per-currency totals of the given clients' documents, summed exactly by PostgreSQL; for a
+   * viewer, only of the documents their lists show (`billing_list_scope` of `invoice` and `quote`): a
+   * client's figures never tell of documents the caller may not see.
+   */
+  private async withFigures(rows: ClientRow[], viewer?: AuthUser): Promise<Client[]> {
+    const invoicesOf = this.hooks ? (await listScope(this.hooks, 'invoice', viewer)).created_by : undefined;
+    const quotesOf = this.hooks ? (await listScope(this.hooks, 'quote', viewer)).created_by : undefined;
     const figures = await this.db.query<{
       client_id: number;
       kind: string;
@@ -125,8 +131,10 @@ export class ClientService {
               coalesce(sum(due) filter (where kind = 'invoice' and status <> all($2::text[])), 0)::text as due
          from billing_documents
         where client_id = any($1::int[]) and kind in ('invoice', 'quote') and trashed_at is null
+          and (kind <> 'invoice' or $3::int is null or created_by = $3)
+          and (kind <> 'quote' or $4::int is null or created_by = $4)
         group by client_id, kind, currency`,
-      [rows.map((r) => r.id), NOT_OWED],
+      [rows.map((r) => r.id), NOT_OWED, invoicesOf ?? null, quotesOf ?? null],
     );
     const clients = new Map<number, Client>(
       rows.map((r) => [
