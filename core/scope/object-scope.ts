@@ -115,7 +115,10 @@ export class ObjectScope {
       if (row.next === null || row.next === undefined || depth >= MAX_THROUGH) return null;
       return this.locate(k.through.kind, Number(row.next), undefined, depth + 1);
     }
-    return { owner: row.owner === null || row.owner === undefined ? null : Number(row.owner), documentId: k.document ? Number(row.id) : null };
+    return {
+      owner: row.owner === null || row.owner === undefined ? null : Number(row.owner),
+      documentId: k.document ? Number(row.id) : null,
+    };
   }
 
   /** The answer for an object that does not exist, and so for one outside the caller's reach. */

@@ -139,7 +139,13 @@ beforeAll(async () => {
   admin = await makeUser(k, 'boss', 'administrator');
   // the sales role as the team-roles docs grant it payments and reports (and deleting, for the trash routes)
   const caps = (await rest(admin, 'GET', '/billing/v1/roles/billing_sales')).body.capabilities as string[];
-  expect((await rest(admin, 'PUT', '/billing/v1/roles/billing_sales', { capabilities: [...caps.filter((c) => c.startsWith('bill_')), ...GRANTED] })).status).toBe(200);
+  expect(
+    (
+      await rest(admin, 'PUT', '/billing/v1/roles/billing_sales', {
+        capabilities: [...caps.filter((c) => c.startsWith('bill_')), ...GRANTED],
+      })
+    ).status,
+  ).toBe(200);
   await k.options.set('team_sales_scope', 'own', CLI);
   await k.options.set('company_name', 'Seller Ltd', CLI);
   for (const as of ['a', 'b'] as const) {
@@ -183,13 +189,30 @@ describe('every route and action that names an object is declared', () => {
     const undeclared = [
       ...k.rest.routes.entriesWithOwner().map(({ key, item }) => ({
         key,
-        params: undeclaredObjectParams({ named: pathParams(item.path), other: Object.keys(item.args ?? {}), object: item.object, unscoped: item.unscoped }),
+        params: undeclaredObjectParams({
+          named: pathParams(item.path),
+          other: Object.keys(item.args ?? {}),
+          object: item.object,
+          unscoped: item.unscoped,
+        }),
       })),
-      ...k.ajax.actions.entriesWithOwner().flatMap(({ key, item }) =>
-        item.kind === 'ajax'
-          ? [{ key, params: undeclaredObjectParams({ named: [], other: Object.keys(item.def.fields ?? {}), object: item.def.object, unscoped: item.def.unscoped }) }]
-          : [],
-      ),
+      ...k.ajax.actions
+        .entriesWithOwner()
+        .flatMap(({ key, item }) =>
+          item.kind === 'ajax'
+            ? [
+                {
+                  key,
+                  params: undeclaredObjectParams({
+                    named: [],
+                    other: Object.keys(item.def.fields ?? {}),
+                    object: item.def.object,
+                    unscoped: item.def.unscoped,
+                  }),
+                },
+              ]
+            : [],
+        ),
     ].filter((u) => u.params.length);
     expect(undeclared).toEqual([]);
   });
@@ -208,10 +231,14 @@ describe('every route and action that names an object is declared', () => {
 
   it('what is declared unscoped is few, each with its reason', () => {
     const unscoped = [
-      ...k.rest.routes.entriesWithOwner().flatMap(({ key, item }) => Object.entries(item.unscoped ?? {}).map(([p, why]) => ({ at: `${key} ${p}`, why }))),
+      ...k.rest.routes
+        .entriesWithOwner()
+        .flatMap(({ key, item }) => Object.entries(item.unscoped ?? {}).map(([p, why]) => ({ at: `${key} ${p}`, why }))),
       ...k.ajax.actions
         .entriesWithOwner()
-        .flatMap(({ key, item }) => (item.kind === 'ajax' ? Object.entries(item.def.unscoped ?? {}).map(([p, why]) => ({ at: `${key} ${p}`, why })) : [])),
+        .flatMap(({ key, item }) =>
+          item.kind === 'ajax' ? Object.entries(item.def.unscoped ?? {}).map(([p, why]) => ({ at: `${key} ${p}`, why })) : [],
+        ),
     ];
     for (const u of unscoped) expect(u.why.length).toBeGreaterThan(20);
     console.log(unscoped.map((u) => u.at).join('\n'));
@@ -243,14 +270,25 @@ describe('B against A’s objects, on every route and action of the live registr
             .map(([name, a]) => [name, plausible(a)]),
         );
         const rest2 = Object.fromEntries(Object.entries(params).filter(([p]) => !inPath.includes(p)));
-        const path = pattern.replace(/\(\?P<(\w+)>[^)]*\)/g, (_m, name: string) => String(params[name] ?? valueOf({ param: name, kind: 'invoice' }, who.b.objects)));
+        const path = pattern.replace(/\(\?P<(\w+)>[^)]*\)/g, (_m, name: string) =>
+          String(params[name] ?? valueOf({ param: name, kind: 'invoice' }, who.b.objects)),
+        );
         const body = { ...args, ...rest2 };
-        const query = method === 'GET' || method === 'DELETE' ? `?${new URLSearchParams(Object.entries(body).map(([q, v]) => [q, String(v)]))}` : '';
+        const query =
+          method === 'GET' || method === 'DELETE' ? `?${new URLSearchParams(Object.entries(body).map(([q, v]) => [q, String(v)]))}` : '';
         const r = await rest(who.b.user, method, `${path}${query}`, query ? undefined : body);
         const code: ErrorCode = ref.missing ?? 'billing_rest_not_found';
         const allowed = holds(route.capability);
-        const ok = allowed ? r.status === ERROR_STATUS[code] && r.body?.code === code : r.status === 403 && r.body?.code === 'billing_rest_forbidden';
-        if (!ok) wrong.push({ what: `${key} ${ref.param}=${ref.kind}`, status: r.status, code: r.body?.code ?? r.body, expected: allowed ? code : '403' });
+        const ok = allowed
+          ? r.status === ERROR_STATUS[code] && r.body?.code === code
+          : r.status === 403 && r.body?.code === 'billing_rest_forbidden';
+        if (!ok)
+          wrong.push({
+            what: `${key} ${ref.param}=${ref.kind}`,
+            status: r.status,
+            code: r.body?.code ?? r.body,
+            expected: allowed ? code : '403',
+          });
         checked++;
       }
     }
@@ -274,7 +312,8 @@ describe('B against A’s objects, on every route and action of the live registr
         const allowed = holds(cap);
         const got = r.body?.data?.code;
         const ok = allowed ? r.status === ERROR_STATUS[code] && got === code : r.status === 403 && got === 'billing_forbidden';
-        if (!ok) wrong.push({ what: `${key} ${ref.param}=${ref.kind}`, status: r.status, code: got ?? r.text, expected: allowed ? code : '403' });
+        if (!ok)
+          wrong.push({ what: `${key} ${ref.param}=${ref.kind}`, status: r.status, code: got ?? r.text, expected: allowed ? code : '403' });
         checked++;
       }
     }
@@ -304,7 +343,8 @@ describe('lists: B’s hold B’s objects and never A’s, and X-WP-Total counts
     let checked = 0;
     for (const { key, item: route } of k.rest.routes.entriesWithOwner()) {
       const [method, pattern] = key.split(' ') as [string, string];
-      if (method !== 'GET' || !route.args?.per_page || pathParams(pattern).length || !route.capability || !holds(route.capability)) continue;
+      if (method !== 'GET' || !route.args?.per_page || pathParams(pattern).length || !route.capability || !holds(route.capability))
+        continue;
       const list = async (u: TestUser) => {
         const r = await rest(u, 'GET', `${pattern}?per_page=100`);
         expect([key, r.status]).toEqual([key, 200]);
@@ -324,9 +364,20 @@ describe('lists: B’s hold B’s objects and never A’s, and X-WP-Total counts
 describe("the second attack's scope defects, each as it was found", () => {
   it('(1) e-invoices: another user’s issued invoice and credit note are 404 in every format, never a 409 naming its number', async () => {
     const a = who.a.objects;
-    for (const path of [`/invoices/${a.invoice}/ubl`, `/invoices/${a.invoice}/xrechnung`, `/invoices/${a.invoice}/cii`, `/invoices/${a.invoice}/facturx`, `/credit-notes/${a.credit_note}/ubl`]) {
+    for (const path of [
+      `/invoices/${a.invoice}/ubl`,
+      `/invoices/${a.invoice}/xrechnung`,
+      `/invoices/${a.invoice}/cii`,
+      `/invoices/${a.invoice}/facturx`,
+      `/credit-notes/${a.credit_note}/ubl`,
+    ]) {
       const r = await rest(who.b.user, 'GET', `/billing/v1${path}`);
-      expect([path, r.status, r.body?.code, JSON.stringify(r.body).includes(a.number)]).toEqual([path, 404, 'billing_rest_not_found', false]);
+      expect([path, r.status, r.body?.code, JSON.stringify(r.body).includes(a.number)]).toEqual([
+        path,
+        404,
+        'billing_rest_not_found',
+        false,
+      ]);
     }
   });
 
@@ -335,7 +386,8 @@ describe("the second attack's scope defects, each as it was found", () => {
     const before = (await rest(who.a.user, 'GET', `/billing/v1/recurring/${a.recurring}`)).body;
     const rewrite = { template: documentBody({ customer_email: 'thief@example.com' }), auto_send: true };
     expect((await rest(who.b.user, 'PUT', `/billing/v1/recurring/${a.recurring}`, rewrite)).status).toBe(404);
-    for (const step of ['pause', 'resume']) expect((await rest(who.b.user, 'POST', `/billing/v1/recurring/${a.recurring}/${step}`, {})).status).toBe(404);
+    for (const step of ['pause', 'resume'])
+      expect((await rest(who.b.user, 'POST', `/billing/v1/recurring/${a.recurring}/${step}`, {})).status).toBe(404);
     expect((await rest(who.b.user, 'DELETE', `/billing/v1/recurring/${a.recurring}`)).status).toBe(404);
     expect((await rest(who.a.user, 'GET', `/billing/v1/recurring/${a.recurring}`)).body).toEqual(before);
     const list = await rest(who.b.user, 'GET', '/billing/v1/recurring');
@@ -360,7 +412,9 @@ describe("the second attack's scope defects, each as it was found", () => {
       company: 'A Corp',
     });
     // a field sent empty that a client must have is still refused
-    expect((await ajax('a', { action: 'billing_save_client', id: String(a.client), email: '' })).body.data.code).toBe('rest_missing_callback_param');
+    expect((await ajax('a', { action: 'billing_save_client', id: String(a.client), email: '' })).body.data.code).toBe(
+      'rest_missing_callback_param',
+    );
   });
 
   it('(9) clients: another’s client_id is an unknown client, the autocomplete lists only one’s own, and figures count only what one may see', async () => {
@@ -373,9 +427,15 @@ describe("the second attack's scope defects, each as it was found", () => {
     const search = await ajax('b', { action: 'billing_search_clients', term: 'client' });
     expect(search.body.data.map((c: { id: number }) => c.id)).toEqual([who.b.objects.client]);
     // the administrator bills B's client: B's figures for it do not tell of that invoice
-    const theirs = await rest(admin, 'POST', '/billing/v1/invoices', documentBody({ client_id: who.b.objects.client, status: 'available', items: [{ ...ITEM, price: 7000 }] }));
+    const theirs = await rest(
+      admin,
+      'POST',
+      '/billing/v1/invoices',
+      documentBody({ client_id: who.b.objects.client, status: 'available', items: [{ ...ITEM, price: 7000 }] }),
+    );
     expect(theirs.status).toBe(201);
-    const seen = async (u: TestUser) => ((await rest(u, 'GET', '/billing/v1/clients')).body as any[]).find((c) => c.id === who.b.objects.client);
+    const seen = async (u: TestUser) =>
+      ((await rest(u, 'GET', '/billing/v1/clients')).body as any[]).find((c) => c.id === who.b.objects.client);
     const byB = await seen(who.b.user);
     const byAdmin = await seen(admin);
     expect([byB.counts.invoices, byAdmin.counts.invoices]).toEqual([1, 2]);
@@ -383,11 +443,16 @@ describe("the second attack's scope defects, each as it was found", () => {
   });
 
   it('(10) payments and reports count only what lies on one’s own invoices', async () => {
-    const paid = await rest(who.a.user, 'POST', `/billing/v1/invoices/${who.a.objects.invoice}/payments`, { amount: 40, method: 'cash', status: 'completed' });
+    const paid = await rest(who.a.user, 'POST', `/billing/v1/invoices/${who.a.objects.invoice}/payments`, {
+      amount: 40,
+      method: 'cash',
+      status: 'completed',
+    });
     expect(paid.status).toBe(201);
     const b = await rest(who.b.user, 'GET', '/billing/v1/payments');
     expect([b.body.map((p: { id: number }) => p.id), b.total]).toEqual([[who.b.objects.payment], '1']);
-    const report = async (as: 'a' | 'b') => (await ajax(as, { action: 'billing_get_report_data', start: '2000-01-01', group: 'month' })).body.data.totals;
+    const report = async (as: 'a' | 'b') =>
+      (await ajax(as, { action: 'billing_get_report_data', start: '2000-01-01', group: 'month' })).body.data.totals;
     const [ra, rb] = [await report('a'), await report('b')];
     expect(rb).toEqual({ invoiced: 100, paid: 0, outstanding: 95 });
     expect(ra).toEqual({ invoiced: 100, paid: 40, outstanding: 55 });
@@ -399,7 +464,11 @@ describe("the second attack's scope defects, each as it was found", () => {
 
   it('(16) invoices made by a recurring profile or an accepted quote are their creator’s', async () => {
     const today = new Date().toISOString().slice(0, 10);
-    const profile = await rest(who.a.user, 'POST', '/billing/v1/recurring', { template: documentBody(), frequency: 'monthly', start_date: today });
+    const profile = await rest(who.a.user, 'POST', '/billing/v1/recurring', {
+      template: documentBody(),
+      frequency: 'monthly',
+      start_date: today,
+    });
     expect(profile.status).toBe(201);
     await k.jobs.runNow('billing_generate_recurring_invoices');
     const made = await rest(who.a.user, 'GET', `/billing/v1/invoices?recurring_id=${profile.body.id}`);
@@ -407,7 +476,12 @@ describe("the second attack's scope defects, each as it was found", () => {
     expect((await rest(who.b.user, 'GET', `/billing/v1/invoices/${made.body[0].id}`)).status).toBe(404);
 
     await k.options.set('quote_signature_required', false, CLI);
-    const quote = await rest(who.a.user, 'POST', '/billing/v1/quotes', documentBody({ status: 'available', customer_name: 'Q', customer_email: 'q@example.com', expiry_date: '2099-01-01' }));
+    const quote = await rest(
+      who.a.user,
+      'POST',
+      '/billing/v1/quotes',
+      documentBody({ status: 'available', customer_name: 'Q', customer_email: 'q@example.com', expiry_date: '2099-01-01' }),
+    );
     const key = await k.api.quotes.accessKey(quote.body.id);
     const page = await (await fetch(`${k.url}/billing/quote/${quote.body.id}?key=${encodeURIComponent(key)}`)).text();
     const token = /name="token"\s+value="([^"]+)"/.exec(page)![1]!;

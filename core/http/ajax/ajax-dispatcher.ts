@@ -34,7 +34,12 @@ export class AjaxDispatcher {
   /** Registers an action; refused, as a REST route is, when a field names an object it does not declare. */
   add(owner: string, def: AjaxAction): void {
     const name = `AJAX action ${def.action}`;
-    const undeclared = undeclaredObjectParams({ named: [], other: Object.keys(def.fields ?? {}), object: def.object, unscoped: def.unscoped });
+    const undeclared = undeclaredObjectParams({
+      named: [],
+      other: Object.keys(def.fields ?? {}),
+      object: def.object,
+      unscoped: def.unscoped,
+    });
     if (undeclared.length) throw undeclaredError(owner, name, undeclared);
     this.scope.checkRefs(owner, name, def.object);
     this.actions.add(owner, def.action, { kind: 'ajax', def, legacy: false });
