@@ -20,7 +20,10 @@ export interface Authenticator {
   /** AJAX: cookie only. `nonceValid` checks `_wpnonce` for action `billing_admin`. */
   ajaxUser(req: Request, nonce: string | undefined): Promise<{ user: AuthUser | null; nonceValid: boolean }>;
   can(user: AuthUser, capability: string, ...objectIds: number[]): Promise<boolean>;
-  /** Whether anything decides per object (a `billing_user_has_cap` listener): only then are object ids looked up. */
+  /**
+   * Whether a `billing_user_has_cap` listener may decide per object: with a `billing_list_scope` listener,
+   * what makes the scoped resolver look objects up (core/scope/object-scope.ts).
+   */
   perObject(): boolean;
 }
 

@@ -196,23 +196,21 @@ describe('every route and action that names an object is declared', () => {
           unscoped: item.unscoped,
         }),
       })),
-      ...k.ajax.actions
-        .entriesWithOwner()
-        .flatMap(({ key, item }) =>
-          item.kind === 'ajax'
-            ? [
-                {
-                  key,
-                  params: undeclaredObjectParams({
-                    named: [],
-                    other: Object.keys(item.def.fields ?? {}),
-                    object: item.def.object,
-                    unscoped: item.def.unscoped,
-                  }),
-                },
-              ]
-            : [],
-        ),
+      ...k.ajax.actions.entriesWithOwner().flatMap(({ key, item }) =>
+        item.kind === 'ajax'
+          ? [
+              {
+                key,
+                params: undeclaredObjectParams({
+                  named: [],
+                  other: Object.keys(item.def.fields ?? {}),
+                  object: item.def.object,
+                  unscoped: item.def.unscoped,
+                }),
+              },
+            ]
+          : [],
+      ),
     ].filter((u) => u.params.length);
     expect(undeclared).toEqual([]);
   });
@@ -241,7 +239,28 @@ describe('every route and action that names an object is declared', () => {
         ),
     ];
     for (const u of unscoped) expect(u.why.length).toBeGreaterThan(20);
-    console.log(unscoped.map((u) => u.at).join('\n'));
+    // a new exception is a decision to review here, not a default: the list is the whole of them
+    expect(unscoped.map((u) => u.at).sort()).toEqual(
+      [
+        'GET /billing/v1/audit-log object_id',
+        'GET /billing/v1/invoices client_id',
+        'GET /billing/v1/invoices recurring_id',
+        'GET /billing/v1/quotes client_id',
+        'GET /billing/v1/quotes recurring_id',
+        'GET /billing/v1/payments invoice_id',
+        'POST /billing/v1/invoices/(?P<id>[\\d]+)/payments transaction_id',
+        'POST /billing/v1/payments/(?P<id>[\\d]+)/complete transaction_id',
+        'PUT /billing/v1/team/(?P<login>[^/]+) login',
+        'GET /billing/v1/roles/(?P<role>[a-z0-9_]+) role',
+        'PUT /billing/v1/roles/(?P<role>[a-z0-9_]+) role',
+        ...['GET', 'PUT', 'DELETE'].map((m) => `${m} /billing/v1/webhooks/(?P<id>[\\d]+) id`),
+        'GET /billing/v1/webhooks/(?P<id>[\\d]+)/deliveries id',
+        'POST /billing/v1/webhooks/(?P<id>[\\d]+)/test id',
+        ...['billing_accept_quote', 'billing_quote_accept', 'billing_decline_quote', 'billing_quote_decline'].map((a) => `${a} quote_id`),
+        'billing_record_payment transaction_id',
+        'billing_complete_payment transaction_id',
+      ].sort(),
+    );
   });
 });
 
