@@ -369,10 +369,10 @@ export class DocumentService {
           where id = $1 and role = 'billing_client'`,
         [input.client_id],
       );
+      // the answer the scoped resolver gives for a client outside the caller's scope (core/scope/object-scope.ts):
+      // which of them answers must not tell whether the client exists
       if (!rows.length)
-        throw new BillingError('billing_rest_no_client', `No client has the id ${input.client_id}.`, {
-          params: { client_id: input.client_id },
-        });
+        throw new BillingError('billing_rest_no_client', 'No client has this id.', { params: { client_id: 'No client has this id.' } });
       base = rows[0]!;
     }
     const customer = {
