@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { BillingError } from '../errors.ts';
 import type { AjaxAction } from '../http/ajax/ajax-action.ts';
 import type { Identity } from '../identity/identity.ts';
+import { USER_ID_MAX } from '../identity/users.ts';
 
 const CLIENT_ROLE = 'billing_client';
 const FIELDS = ['name', 'email', 'company', 'country', 'vat', 'address'] as const;
@@ -53,7 +54,7 @@ export function clientSaveAction(identity: Identity): AjaxAction {
       };
       if (!creating) {
         const id = Number(req.params.id);
-        const user = Number.isInteger(id) && id > 0 ? await identity.users.byId(id) : null;
+        const user = Number.isSafeInteger(id) && id > 0 && id <= USER_ID_MAX ? await identity.users.byId(id) : null;
         if (!user || user.role !== CLIENT_ROLE) throw new BillingError('billing_rest_not_found', 'No client has this id.');
         const saved = await identity.users.updateProfile(user.login, profile, req.actor);
         return { id: saved.id, name: saved.display_name, email: saved.email };
