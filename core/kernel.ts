@@ -29,6 +29,7 @@ import { discoverPlugins } from './plugins/discovery.ts';
 import { PluginManager } from './plugins/plugin-manager.ts';
 import { migrateCore, moduleOrder } from './schema.ts';
 import { restRepresentations } from './http/rest/representations.ts';
+import { ObjectScope } from './scope/object-scope.ts';
 
 /** How long a graceful stop waits for requests under way. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -61,6 +62,8 @@ export class Kernel {
   readonly jobs: JobScheduler;
   readonly outbox: Outbox;
   readonly plugins: PluginManager;
+  /** The kinds of object routes name, and the one scoped resolver they are checked through. */
+  readonly scope: ObjectScope;
   readonly rest: RestServer;
   readonly ajax: AjaxDispatcher;
   readonly commands = new CommandRegistry();
@@ -97,12 +100,13 @@ export class Kernel {
     this.jobs = new JobScheduler(db, log.child({ part: 'jobs' }));
     this.outbox = new Outbox(db, log.child({ part: 'outbox' }));
     this.hooks.useDurableWriter(this.outbox);
-    this.rest = new RestServer(config.baseUrl, log);
+    this.scope = new ObjectScope(db, this.hooks);
+    this.rest = new RestServer(config.baseUrl, log, this.scope);
     this.rest.health = () => db.ping();
     this.rest.idempotency = new Idempotency(db);
     this.options.declare('core', CORS_SETTINGS);
     this.rest.allowedOrigins = () => this.options.get('rest_allowed_origins');
-    this.ajax = new AjaxDispatcher(log);
+    this.ajax = new AjaxDispatcher(log, this.scope);
     this.routers.add('kernel', 'assets', this.assets.router());
     this.plugins = new PluginManager({
       db,
@@ -154,6 +158,7 @@ export class Kernel {
         list: (filter) => s.identity.users.list(filter),
         setRole: (login, role, actor) => s.identity.users.setRole(login, role, actor),
       },
+      scope: { of: (kind, viewer) => this.scope.of(kind, viewer) },
     };
     this.rest.auth = s.identity.auth;
     this.ajax.auth = s.identity.auth;
@@ -354,6 +359,12 @@ export class Kernel {
           this.hooks.removeOwner(owner);
           this.hooks.undeclare(owner);
         },
+      },
+      {
+        // before the routes and actions, which name these kinds
+        name: 'objects',
+        load: (r) => r.objects.forEach((kind) => this.scope.declare(r.owner, kind)),
+        unload: (owner) => this.scope.removeOwner(owner),
       },
       {
         name: 'rest',

@@ -1,4 +1,6 @@
 import { USER_ID_MAX } from '../identity/users.ts';
+import { LIST_FILTER } from '../scope/object-params.ts';
+import { clientOf } from './document-objects.ts';
 import { BillingError } from '../errors.ts';
 import { COLLECTION_ARGS, collectionResponse } from '../http/rest/pagination.ts';
 import { RestResponse, type ArgSchema, type RestRequest, type RestRoute } from '../http/rest/route.ts';
@@ -25,7 +27,8 @@ export interface DocumentRouteDeps extends RepresentationSource {
 /** What differs between the invoice and the quote collections. */
 interface KindRoutes {
   route: 'invoices' | 'quotes';
-  noun: string;
+  /** The kind of object its routes name (core/documents/document-objects.ts). */
+  noun: 'invoice' | 'quote';
   service: InvoiceService | QuoteService;
   statuses: string[];
   args: Record<string, ArgSchema>;
@@ -91,6 +94,7 @@ function kindRoutes(d: DocumentRouteDeps, k: KindRoutes): RestRoute[] {
       methods: 'GET',
       capability: k.caps.view,
       args: listArgs(k.statuses),
+      unscoped: { client_id: LIST_FILTER, recurring_id: LIST_FILTER },
       schema: k.schema,
       description: `List ${k.route}.`,
       handler: async (req) => {
@@ -116,6 +120,8 @@ function kindRoutes(d: DocumentRouteDeps, k: KindRoutes): RestRoute[] {
       path: `/${k.route}`,
       methods: 'POST',
       capability: k.caps.create,
+      // a client outside the caller's scope is one that does not exist
+      object: clientOf(),
       args: k.args,
       description: `Create ${k.noun === 'invoice' ? 'an' : 'a'} ${k.noun}.`,
       response: { status: 201, schema: k.schema, errors: ['billing_rest_no_client', 'billing_rest_number_taken'] },
@@ -128,7 +134,7 @@ function kindRoutes(d: DocumentRouteDeps, k: KindRoutes): RestRoute[] {
     },
     {
       path: one,
-      object: { param: 'id' },
+      object: { param: 'id', kind: k.noun },
       methods: 'GET',
       capability: k.caps.view,
       args: ID_ARGS,
@@ -138,7 +144,7 @@ function kindRoutes(d: DocumentRouteDeps, k: KindRoutes): RestRoute[] {
     },
     {
       path: one,
-      object: { param: 'id' },
+      object: { param: 'id', kind: k.noun },
       methods: 'DELETE',
       capability: k.caps.delete,
       args: { ...ID_ARGS, force: { type: 'boolean', default: false, description: 'Refused: documents are only ever trashed.' } },
@@ -152,7 +158,7 @@ function kindRoutes(d: DocumentRouteDeps, k: KindRoutes): RestRoute[] {
     },
     {
       path: `${one}/pdf`,
-      object: { param: 'id' },
+      object: { param: 'id', kind: k.noun },
       methods: 'GET',
       capability: k.caps.view,
       args: ID_ARGS,

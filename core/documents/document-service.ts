@@ -31,6 +31,11 @@ export interface CreateContext {
   source: CreationSource;
   /** The recurring profile generating it (`source: 'recurring'`). */
   recurringId?: number;
+  /**
+   * Whose document it is when that is not the actor's (`created_by`, what an own scope goes by): the
+   * creator of the recurring profile or of the accepted quote that produced it. Default: the actor.
+   */
+  owner?: number | null;
 }
 
 /** Columns written when a document is created or its builder state saved (the totals under their column names). */
@@ -364,10 +369,10 @@ export class DocumentService {
           where id = $1 and role = 'billing_client'`,
         [input.client_id],
       );
+      // the answer the scoped resolver gives for a client outside the caller's scope (core/scope/object-scope.ts):
+      // which of them answers must not tell whether the client exists
       if (!rows.length)
-        throw new BillingError('billing_rest_no_client', `No client has the id ${input.client_id}.`, {
-          params: { client_id: input.client_id },
-        });
+        throw new BillingError('billing_rest_no_client', 'No client has this id.', { params: { client_id: 'No client has this id.' } });
       base = rows[0]!;
     }
     const customer = {

@@ -10,6 +10,7 @@ import { clientAjaxActions } from './clients/client-ajax.ts';
 import { clientRoutes } from './clients/client-routes.ts';
 import { ClientService } from './clients/client-service.ts';
 import { documentCommands } from './document-commands.ts';
+import { DOCUMENT_OBJECTS } from './document-objects.ts';
 import { documentRoutes } from './document-routes.ts';
 import { previewAjaxActions } from './preview-ajax.ts';
 import { invoiceAjaxActions } from './invoice-ajax.ts';
@@ -43,6 +44,7 @@ export const documentsModule = defineModule({
   name: 'documents',
   requires: ['pdf'],
   migrations: DOCUMENT_MIGRATIONS,
+  objects: DOCUMENT_OBJECTS,
   services: (ctx): DocumentServices => {
     const invoices = new InvoiceService(ctx);
     const deps = { pdf: ctx.use.pdf, options: ctx.options, hooks: ctx.hooks };

@@ -4,6 +4,7 @@ import { Money, isCurrency } from '../money/index.ts';
 import { checkFields } from '../validation/args.ts';
 import { searchTerm } from './clients/client-ajax.ts';
 import { builderInput, isNew } from './builder-input.ts';
+import { clientOf } from './document-objects.ts';
 import { DOCUMENT_ARGS } from './document-schema.ts';
 import type { BillingDocument } from './document.ts';
 import type { DocumentsContext } from './index.ts';
@@ -33,7 +34,7 @@ export function invoiceAjaxActions(d: DocumentsContext): AjaxAction[] {
     {
       action: 'billing_save_invoice',
       capability: { create: 'bill_create_invoice', edit: 'bill_edit_invoice' },
-      object: { param: 'id' },
+      object: [{ param: 'id', kind: 'invoice' }, clientOf('invoice.client_id')],
       legacyCapability: LEGACY_CAPABILITY,
       fields: {
         id: 'the invoice to save; absent or empty to create one',
@@ -51,7 +52,7 @@ export function invoiceAjaxActions(d: DocumentsContext): AjaxAction[] {
     },
     {
       action: 'billing_delete_invoice',
-      object: { param: 'id' },
+      object: { param: 'id', kind: 'invoice' },
       capability: 'bill_delete_invoice',
       legacyCapability: LEGACY_CAPABILITY,
       fields: { id: 'the invoice to move to the trash' },
@@ -62,14 +63,14 @@ export function invoiceAjaxActions(d: DocumentsContext): AjaxAction[] {
     },
     {
       action: 'billing_restore_invoice',
-      object: { param: 'id' },
+      object: { param: 'id', kind: 'invoice' },
       capability: 'bill_delete_invoice',
       fields: { id: 'the trashed invoice to bring back (with its previous status)' },
       handler: async (req) => represent(await d.invoices.restore(id(req), req.actor), req),
     },
     {
       action: 'billing_duplicate_invoice',
-      object: { param: 'id', capability: 'bill_view_invoices' },
+      object: { param: 'id', kind: 'invoice', capability: 'bill_view_invoices' },
       capability: 'bill_create_invoice',
       legacyCapability: LEGACY_CAPABILITY,
       fields: { id: 'the invoice to copy into a new draft' },

@@ -33,7 +33,10 @@ export class InvoiceService extends DocumentService {
     if (status !== 'draft' && status !== 'available') {
       throw invalidParam('status', 'status must be draft or available: payment statuses are set by recording payments.');
     }
-    const doc = await this.insert(tx, input, status, ctx.actor, ctx.recurringId ? { recurring_id: ctx.recurringId } : {});
+    const doc = await this.insert(tx, input, status, ctx.actor, {
+      ...(ctx.recurringId ? { recurring_id: ctx.recurringId } : {}),
+      ...(ctx.owner !== undefined ? { created_by: ctx.owner } : {}),
+    });
     if (status === 'available') await this.checkIssuable(doc, 'create', tx);
     await this.hooks.fire(tx, 'billing_invoice_created', doc.id, doc, { source: ctx.source });
     return doc;

@@ -7,7 +7,7 @@ import { containsPattern } from '../db/like.ts';
 import { columns, qb, run, sql } from '../db/query-builder.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import type { AuthUser } from '../http/auth.ts';
-import { listScope } from './list-scope.ts';
+import { listScope } from '../scope/list-scope.ts';
 
 export interface ListQuery {
   page: number;

@@ -1,5 +1,6 @@
 import type { AjaxAction } from '../http/ajax/ajax-action.ts';
 import { builderInput } from './builder-input.ts';
+import { clientOf } from './document-objects.ts';
 import { DOCUMENT_ARGS, QUOTE_ARGS } from './document-schema.ts';
 import type { DocumentService } from './document-service.ts';
 import type { DocumentsContext } from './index.ts';
@@ -12,6 +13,8 @@ export function previewAjaxActions(d: DocumentsContext): AjaxAction[] {
   const preview = (kind: 'invoice' | 'quote', service: DocumentService, capability: string): AjaxAction => ({
     action: `billing_preview_${kind}`,
     capability,
+    // the customer shown is the client's: one outside the caller's scope is one that does not exist
+    object: clientOf(`${kind}.client_id`),
     fields: { [kind]: `the builder's ${kind} as JSON text, the body of POST /${kind}s` },
     handler: async (req) => {
       const p = await service.preview(builderInput(req.params, kind, kind === 'invoice' ? DOCUMENT_ARGS : QUOTE_ARGS));

@@ -2,6 +2,7 @@ import type { AjaxAction, AjaxRequest } from '../http/ajax/ajax-action.ts';
 import type { ArgSchema } from '../http/rest/route.ts';
 import { checkFields } from '../validation/args.ts';
 import { builderInput, isNew } from './builder-input.ts';
+import { clientOf } from './document-objects.ts';
 import type { BillingDocument } from './document.ts';
 import { QUOTE_ARGS } from './document-schema.ts';
 import { quoteRepresentation, representationContext } from './representation.ts';
@@ -12,6 +13,9 @@ const SAVE_FIELDS: Record<string, ArgSchema> = { id: { type: 'integer', minimum:
 /** The visitor's answer: `quote_id` and the page's one-time `token` (contract §6). */
 const answerFields = { quote_id: 'The quote id', token: 'The one-time token of the public quote page' };
 
+/** The visitor's actions name a quote by its public page's token, which decides: no signed-in scope applies. */
+const BY_TOKEN = { quote_id: "the public page's one-time token decides, not a signed-in user's scope" };
+
 /** The quote builder's and the visitor's admin-ajax actions (contract §6). */
 export function quoteAjaxActions(d: DocumentsContext): AjaxAction[] {
   const represent = async (doc: BillingDocument, req: AjaxRequest) => quoteRepresentation(doc, await representationContext(d, req));
@@ -19,7 +23,7 @@ export function quoteAjaxActions(d: DocumentsContext): AjaxAction[] {
     {
       action: 'billing_save_quote',
       capability: { create: 'bill_create_quote', edit: 'bill_edit_quote' },
-      object: { param: 'id' },
+      object: [{ param: 'id', kind: 'quote' }, clientOf('quote.client_id')],
       legacyCapability: 'manage_options',
       fields: {
         id: 'the quote to save; absent or empty to create one',
@@ -38,6 +42,7 @@ export function quoteAjaxActions(d: DocumentsContext): AjaxAction[] {
       aliases: ['billing_quote_accept'],
       capability: null,
       nopriv: true,
+      unscoped: BY_TOKEN,
       fields: {
         ...answerFields,
         signature: 'With the e-signature addon: the signature, a data:image/png;base64 URL',
@@ -59,6 +64,7 @@ export function quoteAjaxActions(d: DocumentsContext): AjaxAction[] {
       aliases: ['billing_quote_decline'],
       capability: null,
       nopriv: true,
+      unscoped: BY_TOKEN,
       fields: { ...answerFields, reason: 'Why (optional)' },
       handler: async (req) => {
         const { quote } = await d.quotes.decline(Number(req.params.quote_id), {

@@ -143,9 +143,12 @@ export class QuoteService extends DocumentService {
       }
       let invoice: BillingDocument | null = null;
       if (outcome === 'accepted' && onAccept !== 'none') {
+        // the visitor acts, but the invoice is the quote creator's: under an own scope they see what their quote made
+        const [made] = await tx.query<{ created_by: number | null }>('select created_by from billing_documents where id = $1', [quoteId]);
         invoice = await this.invoices.createIn(tx, documentInput(quote, { status: onAccept === 'convert_draft' ? 'draft' : 'available' }), {
           actor: { id: null, name: 'visitor', ip: answer.ip ?? null },
           source: 'quote',
+          owner: made!.created_by,
         });
       }
       const rows = await tx.query(

@@ -15,7 +15,7 @@ import type { Tx } from '../db/database.ts';
 import type { ErrorCode } from '../errors.ts';
 import type { HookModels } from './hook-models.ts';
 import type { Html } from '../http/html.ts';
-import type { ListScope } from '../documents/list-scope.ts';
+import type { ListScope } from '../scope/list-scope.ts';
 
 type Invoice = HookModels['invoice'];
 type Quote = HookModels['quote'];

@@ -31,7 +31,8 @@ export class AssetRegistry {
   private readonly files = new OwnedRegistry<Served>('asset');
 
   add(owner: string, asset: AssetDeclaration): void {
-    if (!NAME.test(asset.name) || asset.name.includes('..')) throw new Error(`${owner}: asset name "${asset.name}" is not a plain file name`);
+    if (!NAME.test(asset.name) || asset.name.includes('..'))
+      throw new Error(`${owner}: asset name "${asset.name}" is not a plain file name`);
     const body = Buffer.from(asset.body);
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
     this.files.add(owner, asset.name, { type: asset.type, body, etag });

@@ -4,7 +4,8 @@ import { Identity } from './identity.ts';
 import { identityCommands } from './identity-commands.ts';
 import { NONCE_REST } from './nonces.ts';
 import { identityRoutes } from './rest-routes.ts';
-import { IDENTITY_MIGRATIONS, THROTTLE_SETTINGS } from './throttle.ts';
+import { IDENTITY_MIGRATIONS } from './migrations.ts';
+import { THROTTLE_SETTINGS } from './throttle.ts';
 
 /**
  * Users, roles and capabilities, passwords, application passwords, sessions and nonces (contract §3).

@@ -40,7 +40,7 @@ export const THROTTLE_SETTINGS = {
  * The counters live in the database, so every instance sees the same ones: spreading guesses over
  * instances behind a load balancer buys nothing.
  */
-export const IDENTITY_MIGRATIONS: Migration[] = [
+export const THROTTLE_MIGRATIONS: Migration[] = [
   {
     name: '0001_signin_failures',
     up: `

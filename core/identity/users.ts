@@ -121,8 +121,8 @@ export class UserStore {
         throw new BillingError('billing_conflict', `a user with that ${what} already exists`);
       }
       const [row] = await t.query<UserRow>(
-        `insert into billing_users (login, email, display_name, password_hash, role, company, country, vat, address)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning ${COLUMNS}`,
+        `insert into billing_users (login, email, display_name, password_hash, role, company, country, vat, address, created_by)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning ${COLUMNS}`,
         [
           input.login,
           input.email,
@@ -133,6 +133,7 @@ export class UserStore {
           input.country ?? '',
           input.vat ?? '',
           input.address ?? '',
+          actor.id,
         ],
       );
       const user = toUser(row!);

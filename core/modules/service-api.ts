@@ -11,6 +11,7 @@ import type { PaymentService } from '../payments/payment-service.ts';
 import type { RoleRegistry } from '../identity/role-registry.ts';
 import type { UserStore } from '../identity/users.ts';
 import type { RestRepresentations } from '../http/rest/representations.ts';
+import type { ObjectScope } from '../scope/object-scope.ts';
 
 /**
  * The typed in-process API (contract §2): what REST, AJAX, the CLI and in-process code all call, so
@@ -37,7 +38,15 @@ export interface ServiceApi {
   roles: RoleReader;
   /** Who the users are and which role each holds; `setRole` is audited (`user.set_role`) and keeps one administrator. */
   users: UserRoles;
+  /**
+   * What a user's list of a kind is narrowed to (`billing_list_scope`, e.g. `{created_by}`): a plugin
+   * listing objects of a kind it declares narrows the list by it, as the core's lists are, so its
+   * list and its single-object routes (checked by the core) obey one rule.
+   */
+  scope: ScopeReader;
 }
+
+export type ScopeReader = Pick<ObjectScope, 'of'>;
 
 export type UserRoles = Pick<UserStore, 'list' | 'setRole'>;
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { errorStatus } from '../errors.ts';
 import type { RestServer } from '../http/rest/rest-server.ts';
 import type { ArgSchema, HttpMethod, RestRoute } from '../http/rest/route.ts';
+import { objectRefs } from '../scope/object-params.ts';
 import { SESSION_COOKIE } from '../identity/sessions.ts';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
@@ -269,6 +270,8 @@ function errorCodes(method: HttpMethod, route: RestRoute, groups: Record<string,
   if (args.some(([name, a]) => a.required && !(name in groups))) codes.push('rest_missing_callback_param');
   if (BODY_METHODS.includes(method)) codes.push('rest_invalid_json', 'rest_payload_too_large');
   if (route.object || Object.keys(groups).length) codes.push('billing_rest_not_found');
+  // an object outside the caller's scope answers what its declaration says (core/scope/object-scope.ts)
+  for (const ref of objectRefs(route.object)) codes.push(ref.missing ?? 'billing_rest_not_found');
   if (collection) codes.push('billing_rest_invalid_page_number');
   if (method === 'POST' && route.capability !== null) codes.push('billing_rest_idempotency_mismatch', 'billing_conflict');
   codes.push(...(route.response?.errors ?? []), 'billing_unavailable', 'billing_internal');

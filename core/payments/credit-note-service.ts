@@ -146,16 +146,6 @@ export class CreditNoteService {
     return rows.map(documentFromRow);
   }
 
-  /** The invoice a credit note belongs to (per-object capability checks), or null. */
-  async invoiceIdOf(id: number): Promise<number | null> {
-    if (!Number.isSafeInteger(id) || id < 1) return null;
-    const rows = await this.d.db.query<{ parent_id: string }>(
-      `select parent_id from billing_documents where id = $1 and kind = 'credit_note'`,
-      [id],
-    );
-    return rows.length ? Number(rows[0]!.parent_id) : null;
-  }
-
   async get(id: number): Promise<BillingDocument> {
     const rows =
       Number.isSafeInteger(id) && id > 0

@@ -6,6 +6,7 @@ import { CreditNoteService } from './credit-note-service.ts';
 import { gatewayCommands } from './gateways/gateway-commands.ts';
 import { GatewayRuntime } from './gateways/gateway-runtime.ts';
 import { PAYMENT_MIGRATIONS } from './migrations.ts';
+import { PAYMENT_OBJECTS } from './payment-objects.ts';
 import { paymentAjaxActions } from './payment-ajax.ts';
 import { PaymentCore } from './payment-core.ts';
 import { paymentRoutes } from './payment-routes.ts';
@@ -39,6 +40,7 @@ export const paymentsModule = defineModule({
   name: 'payments',
   requires: ['documents', 'pdf'],
   migrations: PAYMENT_MIGRATIONS,
+  objects: PAYMENT_OBJECTS,
   services: (ctx): PaymentServices => {
     const invoices = ctx.use.documents.invoices;
     // the method registry is the gateway runtime's, which needs the core: a late-bound lookup
@@ -48,7 +50,7 @@ export const paymentsModule = defineModule({
     return {
       core,
       gateways,
-      payments: new PaymentService({ db: ctx.db, options: ctx.options, core }),
+      payments: new PaymentService({ db: ctx.db, options: ctx.options, hooks: ctx.hooks, core }),
       creditNotes: new CreditNoteService({ db: ctx.db, options: ctx.options, hooks: ctx.hooks, pdf: ctx.use.pdf, invoices }),
     };
   },

@@ -5,7 +5,14 @@ import type { ArgSchema } from '../http/rest/route.ts';
 import { checkFields } from '../validation/args.ts';
 import type { PaymentsContext } from './index.ts';
 import { creditNoteRepresentation, paymentRepresentation } from './payment-representation.ts';
-import { CANCEL_ARGS, COMPLETE_PAYMENT_ARGS, CREDIT_NOTE_ARGS, RECORD_PAYMENT_ARGS, REFUND_ARGS } from './payment-schema.ts';
+import {
+  CANCEL_ARGS,
+  COMPLETE_PAYMENT_ARGS,
+  CREDIT_NOTE_ARGS,
+  RECORD_PAYMENT_ARGS,
+  REFUND_ARGS,
+  TRANSACTION_REFERENCE,
+} from './payment-schema.ts';
 import type { Payment } from './payment.ts';
 import type { RecordPaymentInput } from './payment-service.ts';
 
@@ -43,7 +50,8 @@ export function paymentAjaxActions(d: PaymentsContext): AjaxAction[] {
     {
       action: 'billing_record_payment',
       capability: 'bill_record_payment',
-      object: { param: 'invoice_id' },
+      object: { param: 'invoice_id', kind: 'invoice' },
+      unscoped: TRANSACTION_REFERENCE,
       fields: describe(RECORD_FIELDS),
       handler: async (req) => {
         const { invoice_id, ...input } = checkFields(RECORD_FIELDS, req.params);
@@ -54,7 +62,8 @@ export function paymentAjaxActions(d: PaymentsContext): AjaxAction[] {
     {
       action: 'billing_complete_payment',
       capability: 'bill_record_payment',
-      object: { param: 'payment_id', resolve: (id) => d.payments.invoiceIdOf(id) },
+      object: { param: 'payment_id', kind: 'payment' },
+      unscoped: TRANSACTION_REFERENCE,
       fields: describe(COMPLETE_FIELDS),
       handler: async (req) => {
         const f = checkFields(COMPLETE_FIELDS, req.params);
@@ -64,7 +73,7 @@ export function paymentAjaxActions(d: PaymentsContext): AjaxAction[] {
     {
       action: 'billing_refund_payment',
       capability: 'bill_refund_payment',
-      object: { param: 'payment_id', resolve: (id) => d.payments.invoiceIdOf(id) },
+      object: { param: 'payment_id', kind: 'payment' },
       fields: describe(REFUND_FIELDS),
       handler: async (req) => {
         const f = checkFields(REFUND_FIELDS, req.params);
@@ -74,7 +83,7 @@ export function paymentAjaxActions(d: PaymentsContext): AjaxAction[] {
     {
       action: 'billing_create_credit_note',
       capability: 'bill_edit_invoice',
-      object: { param: 'invoice_id' },
+      object: { param: 'invoice_id', kind: 'invoice' },
       fields: describe(CREDIT_NOTE_FIELDS),
       handler: async (req) => {
         const f = checkFields(CREDIT_NOTE_FIELDS, req.params);
@@ -88,7 +97,7 @@ export function paymentAjaxActions(d: PaymentsContext): AjaxAction[] {
     {
       action: 'billing_cancel_invoice',
       capability: 'bill_edit_invoice',
-      object: { param: 'id' },
+      object: { param: 'id', kind: 'invoice' },
       fields: describe(CANCEL_FIELDS),
       handler: async (req) => {
         const f = checkFields(CANCEL_FIELDS, req.params);

@@ -1,4 +1,5 @@
 import { idempotencyKey } from '../http/rest/idempotency.ts';
+import { LIST_FILTER } from '../scope/object-params.ts';
 import { pdfResponse } from '../http/rest/pdf-response.ts';
 import { invoiceRepresentation, representationContext } from '../documents/representation.ts';
 import { COLLECTION_ARGS, collectionResponse, pageWindow } from '../http/rest/pagination.ts';
@@ -15,6 +16,7 @@ import {
   PAYMENT_SCHEMA,
   RECORD_PAYMENT_ARGS,
   REFUND_ARGS,
+  TRANSACTION_REFERENCE,
 } from './payment-schema.ts';
 import type { Payment } from './payment.ts';
 import type { RecordPaymentInput } from './payment-service.ts';
@@ -33,10 +35,10 @@ const CREDIT_NOTE = '/credit-notes/(?P<id>[\\d]+)';
  * `bill_edit_invoice`; cancelling an invoice `bill_edit_invoice`.
  */
 export function paymentRoutes(d: PaymentsContext): RestRoute[] {
-  // every route names one document: an invoice, a payment's invoice or a credit note's invoice
-  const invoiceObject = { param: 'id' };
-  const paymentObject = { param: 'id', resolve: (id: number) => d.payments.invoiceIdOf(id) };
-  const creditNoteObject = { param: 'id', resolve: (id: number) => d.creditNotes.invoiceIdOf(id) };
+  // every route names one object: an invoice, a payment or a credit note (both lie where their invoice does)
+  const invoiceObject = { param: 'id', kind: 'invoice' };
+  const paymentObject = { param: 'id', kind: 'payment' };
+  const creditNoteObject = { param: 'id', kind: 'credit_note' };
   const tz = () => d.options.get('timezone');
   const many = async (req: RestRequest, items: Payment[], total: number) => {
     const timezone = await tz();
@@ -56,6 +58,7 @@ export function paymentRoutes(d: PaymentsContext): RestRoute[] {
       methods: 'GET',
       capability: 'bill_view_payments',
       args: { ...COLLECTION_ARGS, ...PAYMENT_LIST_FILTERS, invoice_id: { type: 'integer', minimum: 1 } },
+      unscoped: { invoice_id: LIST_FILTER },
       schema: PAYMENT_SCHEMA,
       description: 'List payments, latest first.',
       handler: async (req) => {
@@ -70,6 +73,7 @@ export function paymentRoutes(d: PaymentsContext): RestRoute[] {
           invoice_id: p.invoice_id,
           after: p.after,
           before: p.before,
+          viewer: req.user,
         });
         return many(req, items, total);
       },
@@ -112,6 +116,7 @@ export function paymentRoutes(d: PaymentsContext): RestRoute[] {
       object: invoiceObject,
       methods: 'POST',
       capability: 'bill_record_payment',
+      unscoped: TRANSACTION_REFERENCE,
       args: { ...ID('invoice'), ...RECORD_PAYMENT_ARGS },
       description: 'Record a payment (pending or completed) against an issued invoice.',
       response: { status: [201, 200], schema: PAYMENT_SCHEMA, errors: ['billing_rest_invalid_state', 'billing_rest_amount_exceeds'] },
@@ -127,6 +132,7 @@ export function paymentRoutes(d: PaymentsContext): RestRoute[] {
       object: paymentObject,
       methods: 'POST',
       capability: 'bill_record_payment',
+      unscoped: TRANSACTION_REFERENCE,
       args: { ...ID('payment'), ...COMPLETE_PAYMENT_ARGS },
       description: 'Mark a payment completed: its money has arrived.',
       response: { schema: PAYMENT_SCHEMA, errors: ['billing_rest_invalid_state'] },

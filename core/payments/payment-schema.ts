@@ -27,6 +27,9 @@ const DATE: ArgSchema = {
   description: 'Y-m-d H:i:s (or Y-m-d) in the site timezone; default now',
 };
 
+/** `transaction_id` looks like an object's id but is the gateway's reference, as text: no scope governs it. */
+export const TRANSACTION_REFERENCE = { transaction_id: "the gateway's or bank's transaction reference (text), no object of this service" };
+
 export const RECORD_PAYMENT_ARGS: Record<string, ArgSchema> = {
   amount: AMOUNT,
   method: { ...METHOD, required: true },

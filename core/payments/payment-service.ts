@@ -10,6 +10,9 @@ import { parseSiteDateTime } from '../time/payment-date.ts';
 import { PAYMENT_COLUMNS, paymentFromRow, type Payment, type PaymentMethod } from './payment.ts';
 import { containsPattern } from '../db/like.ts';
 import { columns, qb, run, sql } from '../db/query-builder.ts';
+import type { HookRegistry } from '../hooks/registry.ts';
+import type { AuthUser } from '../http/auth.ts';
+import { listScope } from '../scope/list-scope.ts';
 
 /** The body of `POST /invoices/{id}/payments` (and of `billing_record_payment`). */
 export interface RecordPaymentInput {
@@ -33,6 +36,8 @@ export interface PaymentListQuery {
   /** Payment date strictly after / before: a day (`Y-m-d`, site timezone) or an instant (`Y-m-d H:i:s`). */
   after?: string;
   before?: string;
+  /** The user the list is for: narrowed to their scope (`billing_list_scope`, kind `payment`). None: in-process, unscoped. */
+  viewer?: AuthUser;
 }
 
 /**
@@ -44,10 +49,12 @@ export class PaymentService {
   readonly core: PaymentCore;
   private readonly db: Database;
   private readonly options: OptionsStore;
+  private readonly hooks: HookRegistry | undefined;
 
-  constructor(deps: { db: Database; options: OptionsStore; core: PaymentCore }) {
+  constructor(deps: { db: Database; options: OptionsStore; hooks?: HookRegistry; core: PaymentCore }) {
     this.db = deps.db;
     this.options = deps.options;
+    this.hooks = deps.hooks;
     this.core = deps.core;
   }
 
@@ -144,13 +151,6 @@ export class PaymentService {
     return rows.length ? paymentFromRow(rows[0]!) : null;
   }
 
-  /** The invoice a payment belongs to (per-object capability checks of payment routes), or null. */
-  async invoiceIdOf(id: number): Promise<number | null> {
-    if (!Number.isSafeInteger(id) || id < 1) return null;
-    const rows = await this.db.query<{ invoice_id: string }>('select invoice_id from billing_payments where id = $1', [id]);
-    return rows.length ? Number(rows[0]!.invoice_id) : null;
-  }
-
   async findByReference(reference: string): Promise<Payment | null> {
     const rows = await this.db.query(`select ${PAYMENT_COLUMNS} from billing_payments where reference = $1`, [reference]);
     return rows.length ? paymentFromRow(rows[0]!) : null;
@@ -172,6 +172,13 @@ export class PaymentService {
     if (q.status?.length) where = where.where('status', 'in', q.status);
     if (q.method?.length) where = where.where('method', 'in', q.method);
     if (q.invoice_id !== undefined) where = where.where('invoice_id', '=', q.invoice_id);
+    const scope = this.hooks ? await listScope(this.hooks, 'payment', q.viewer) : {};
+    if (scope.created_by !== undefined) {
+      // a payment lies where its invoice does (core/payments/payment-objects.ts): narrowed by the invoice's creator
+      where = where.where(
+        sql<boolean>`exists (select 1 from billing_documents d where d.id = billing_payments.invoice_id and d.created_by = ${scope.created_by})`,
+      );
+    }
     if (q.after || q.before) {
       const tz = await this.options.get('timezone');
       // a day means the whole day: after it is from the next midnight on, before it is before its midnight

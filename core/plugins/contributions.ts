@@ -17,6 +17,7 @@ import type { OutboxItem, OutboxWriter, QueueDefinition } from '../outbox/outbox
 import type { GatewayProvider } from '../payments/gateways/gateway-provider.ts';
 import type { AdminScreen } from '../admin/screens.ts';
 import type { RoleDeclaration } from '../identity/role-registry.ts';
+import type { ObjectKind } from '../scope/object-kind.ts';
 
 /**
  * What every core module and every plugin is given: its own name, the environment, the database,
@@ -115,6 +116,12 @@ export interface Contributions<C> {
   screens?: Declared<AdminScreen, C>;
   /** Payment gateways: the core owns their webhook, pay route, buttons and reconciliation (docs/gateways.md). */
   gateways?: Declared<GatewayProvider, C>;
+  /**
+   * Kinds of object its routes and actions name, each with the table and column that tell whose one is
+   * (core/scope/object-kind.ts): the scoped resolver checks every route naming one against the scope of
+   * the kind's lists.
+   */
+  objects?: readonly ObjectKind[];
   /** New capabilities, given to administrators. */
   capabilities?: readonly string[];
   roles?: readonly RoleDeclaration[];
@@ -140,6 +147,7 @@ export interface ResolvedContributions {
   commands: readonly Command[];
   screens: readonly AdminScreen[];
   gateways: readonly GatewayProvider[];
+  objects: readonly ObjectKind[];
   capabilities: readonly string[];
   roles: readonly RoleDeclaration[];
   grants: Readonly<Record<string, readonly string[]>>;
@@ -168,6 +176,7 @@ export function resolveContributions<C>(owner: string, c: Contributions<C>, ctx:
     commands: list(c.commands, ctx).map((cmd) => ({ ...cmd, run: (input: Parameters<Command['run']>[0]) => cmd.run(input, ctx) })),
     screens: list(c.screens, ctx),
     gateways: list(c.gateways, ctx),
+    objects: c.objects ?? [],
     capabilities: c.capabilities ?? [],
     roles: c.roles ?? [],
     grants: c.grants ?? {},

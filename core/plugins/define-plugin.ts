@@ -5,6 +5,7 @@ import type { ErrorDeclaration } from '../errors.ts';
 import { CAPABILITY_NAME } from '../identity/capabilities.ts';
 import { validCron } from '../jobs/scheduler.ts';
 import { ajv } from '../validation/ajv.ts';
+import { checkObjectKind } from '../scope/object-kind.ts';
 import type { Contributions, UnitContext } from './contributions.ts';
 
 export { action, durable, filter, type ListenerDeclaration } from './contributions.ts';
@@ -86,6 +87,7 @@ export function definePlugin<S>(def: PluginDefinition<S>): Readonly<PluginDefini
     ...(def.roles ?? []).flatMap((r) => [r.name, ...r.capabilities]),
   ];
   for (const n of roleNames) if (!CAPABILITY_NAME.test(n)) throw new Error(`${where}: "${n}" is not a snake_case role or capability name`);
+  for (const kind of def.objects ?? []) checkObjectKind(where, kind);
   const migrations = def.migrations ?? [];
   if (new Set(migrations.map((m) => m.name)).size !== migrations.length) throw new Error(`${where}: migration names repeat`);
   return Object.freeze(def);

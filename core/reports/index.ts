@@ -8,6 +8,6 @@ export { REPORT_ARGS } from './report-ajax.ts';
 /** Reports (contract §6): invoiced, paid and outstanding per period, in SQL, in the site timezone. */
 export const reportsModule = defineModule({
   name: 'reports',
-  services: (ctx) => new ReportService({ db: ctx.db, options: ctx.options }),
+  services: (ctx) => new ReportService({ db: ctx.db, options: ctx.options, hooks: ctx.hooks }),
   ajax: (ctx) => reportAjaxActions(ctx.self),
 });

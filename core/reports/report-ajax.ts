@@ -41,7 +41,7 @@ export function reportAjaxActions(reports: ReportService): AjaxAction[] {
       handler: async (req) => {
         const given = Object.fromEntries(Object.entries(req.params).filter(([k, v]) => k in REPORT_ARGS && v !== ''));
         const p = checkFields(REPORT_ARGS, given);
-        return reports.data({ start: p.start, end: p.end, group: p.group, currency: p.currency });
+        return reports.data({ start: p.start, end: p.end, group: p.group, currency: p.currency, viewer: req.user ?? undefined });
       },
     },
   ];

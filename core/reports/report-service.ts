@@ -1,4 +1,7 @@
 import type { Database } from '../db/database.ts';
+import type { HookRegistry } from '../hooks/registry.ts';
+import type { AuthUser } from '../http/auth.ts';
+import { listScope } from '../scope/list-scope.ts';
 import { addDays, siteDate } from '../time/site-time.ts';
 import { isCurrency, Money } from '../money/index.ts';
 import type { OptionsStore } from '../options/options.ts';
@@ -14,6 +17,11 @@ export interface ReportQuery {
   group?: ReportGroup;
   /** ISO 4217; default: option `currency`. Only documents and payments in this currency are counted. */
   currency?: string;
+  /**
+   * The user the report is for: it counts only what their lists show (`billing_list_scope` of kinds
+   * `invoice` and `payment`; a payment by its invoice's creator). None: in-process, the whole site.
+   */
+  viewer?: AuthUser;
 }
 
 /** Chart-ready data (contract §6): one label per period, one value per period in each series. */
@@ -46,10 +54,12 @@ export const MAX_PERIODS = 1000;
 export class ReportService {
   private readonly db: Database;
   private readonly options: OptionsStore;
+  private readonly hooks: HookRegistry | undefined;
 
-  constructor(deps: { db: Database; options: OptionsStore }) {
+  constructor(deps: { db: Database; options: OptionsStore; hooks?: HookRegistry }) {
     this.db = deps.db;
     this.options = deps.options;
+    this.hooks = deps.hooks;
   }
 
   async data(q: ReportQuery = {}): Promise<ReportData> {
@@ -65,10 +75,17 @@ export class ReportService {
     }
 
     const params = [start, end, group, currency, o.timezone];
-    let rows = await this.db.query<ReportRow>(REPORT_SQL, params);
-    // the per-day sums are in the timezone the database holds; an instance whose copy of the option is
-    // behind (or ahead) of it for a moment sums the rows themselves instead
-    if (rows[0] && rows[0].days_tz !== o.timezone) rows = await this.db.query<ReportRow>(REPORT_SCAN_SQL, params);
+    const scoped = await this.scope(q.viewer);
+    let rows: ReportRow[];
+    if (scoped) {
+      // the per-day sums are the site's: a narrowed report sums the caller's own rows
+      rows = await this.db.query<ReportRow>(REPORT_SCOPED_SCAN_SQL, [...params, scoped.invoices ?? null, scoped.payments ?? null]);
+    } else {
+      rows = await this.db.query<ReportRow>(REPORT_SQL, params);
+      // the per-day sums are in the timezone the database holds; an instance whose copy of the option is
+      // behind (or ahead) of it for a moment sums the rows themselves instead
+      if (rows[0] && rows[0].days_tz !== o.timezone) rows = await this.db.query<ReportRow>(REPORT_SCAN_SQL, params);
+    }
     const money = (v: string) => Money.parse(v, currency).toNumber();
     const first = rows[0];
     return {
@@ -88,6 +105,14 @@ export class ReportService {
       start,
       end,
     };
+  }
+
+  /** Whose invoices and payments (by their invoice's creator) `viewer` may count; null when nothing narrows them. */
+  private async scope(viewer: AuthUser | undefined): Promise<{ invoices?: number; payments?: number } | null> {
+    if (!this.hooks || !viewer) return null;
+    const invoices = (await listScope(this.hooks, 'invoice', viewer)).created_by;
+    const payments = (await listScope(this.hooks, 'payment', viewer)).created_by;
+    return invoices === undefined && payments === undefined ? null : { invoices, payments };
   }
 }
 
@@ -146,7 +171,15 @@ const REPORT_SQL = `
  * wall-clock times with `at time zone`, and the range's bounds become instants the same way, so an
  * index on the instant can serve the range.
  */
-export const REPORT_SCAN_SQL = `
+export const REPORT_SCAN_SQL = reportScanSql(false);
+
+/** REPORT_SCAN_SQL narrowed to one user's: $6 counts only invoices they created, $7 payments on invoices they created (null: all). */
+const REPORT_SCOPED_SCAN_SQL = reportScanSql(true);
+
+function reportScanSql(scoped: boolean): string {
+  const invoicesOf = scoped ? 'and ($6::int is null or d.created_by = $6)' : '';
+  const paymentsOf = scoped ? 'and ($7::int is null or d.created_by = $7)' : '';
+  return `
   with periods as (
     select p::date as period
       from generate_series(date_trunc($3, $1::date::timestamp), $2::date::timestamp, ('1 ' || $3)::interval) as p
@@ -155,10 +188,10 @@ export const REPORT_SCAN_SQL = `
     select ($1::date::timestamp at time zone $5) as since, (($2::date + 1)::timestamp at time zone $5) as until
   ),
   invoiced as (
-    select date_trunc($3, issue_date::timestamp)::date as period, sum(total) as invoiced, sum(due) as outstanding
-      from billing_documents
-     where kind = 'invoice' and trashed_at is null and status not in ('draft', 'cancelled')
-       and currency = $4 and issue_date between $1::date and $2::date
+    select date_trunc($3, d.issue_date::timestamp)::date as period, sum(d.total) as invoiced, sum(d.due) as outstanding
+      from billing_documents d
+     where d.kind = 'invoice' and d.trashed_at is null and d.status not in ('draft', 'cancelled')
+       and d.currency = $4 and d.issue_date between $1::date and $2::date ${invoicesOf}
      group by 1
   ),
   received as (
@@ -166,7 +199,7 @@ export const REPORT_SCAN_SQL = `
       from billing_payments p
       join billing_documents d on d.id = p.invoice_id and d.trashed_at is null, bounds
      where p.status in ('completed', 'refunded') and p.currency = $4
-       and p.date >= bounds.since and p.date < bounds.until
+       and p.date >= bounds.since and p.date < bounds.until ${paymentsOf}
      group by 1
   ),
   refunded as (
@@ -174,7 +207,7 @@ export const REPORT_SCAN_SQL = `
       from billing_payment_refunds r
       join billing_payments p on p.id = r.payment_id and p.currency = $4
       join billing_documents d on d.id = p.invoice_id and d.trashed_at is null, bounds
-     where r.created_at >= bounds.since and r.created_at < bounds.until
+     where r.created_at >= bounds.since and r.created_at < bounds.until ${paymentsOf}
      group by 1
   ),
   report as (
@@ -193,6 +226,7 @@ export const REPORT_SCAN_SQL = `
          (sum(outstanding) over ())::text as total_outstanding
     from report
    order by sort`;
+}
 
 /** How many periods `start`..`end` spans (counted in JavaScript only to refuse a huge range early). */
 function periodCount(start: string, end: string, group: ReportGroup): number {

@@ -89,6 +89,9 @@ function xmlResponse(xml: string, filename: string): RestResponse {
   );
 }
 
+/** The invoice an e-invoice route renders, through the core's scoped resolver: another user's is 404 before anything is read. */
+const INVOICE = { param: 'id', kind: 'invoice' } as const;
+
 const xmlName = (doc: BillingDocument, suffix: string) => pdfFilename(doc).replace(/\.pdf$/, `${suffix}.xml`);
 
 /** The CII of an issued invoice (the same bytes as `/cii` and inside the Factur-X PDF). */
@@ -102,6 +105,7 @@ function invoiceXmlRoute(
     path: `/invoices/(?P<id>[\\d]+)/${format}`,
     methods: 'GET',
     capability: 'bill_view_invoices',
+    object: INVOICE,
     args: ID_ARGS,
     description,
     response: { contentType: 'application/xml', errors: EINVOICE_ERRORS },
@@ -189,6 +193,7 @@ export default definePlugin({
       path: '/invoices/(?P<id>[\\d]+)/facturx',
       methods: 'GET',
       capability: 'bill_view_invoices',
+      object: INVOICE,
       args: ID_ARGS,
       description: 'The invoice as a Factur-X PDF (PDF/A-3b carrying its CII as factur-x.xml).',
       response: { contentType: 'application/pdf', errors: EINVOICE_ERRORS },
@@ -210,6 +215,8 @@ export default definePlugin({
       path: '/credit-notes/(?P<id>[\\d]+)/ubl',
       methods: 'GET',
       capability: 'bill_view_invoices',
+      // resolved through its invoice: another user's credit note answers 404, as its invoice does
+      object: { param: 'id', kind: 'credit_note' },
       args: ID_ARGS,
       description: 'The credit note as a Peppol BIS Billing 3.0 UBL credit note referring to its invoice.',
       response: { contentType: 'application/xml', errors: EINVOICE_ERRORS },

@@ -70,7 +70,13 @@ async function generateOne(ctx: PluginContext, id: number, today: string): Promi
       // without auto_send the invoice is issued unless the template says draft; with it, sending issues it
       const status = r.auto_send ? 'draft' : template.status === 'draft' ? 'draft' : 'available';
       const input: DocumentInput = { ...template, issue_date: date, due_date: undefined, status };
-      const invoice = await ctx.api.invoices.createIn(tx, input, { actor: ctx.actor, source: 'recurring', recurringId: id });
+      // the invoice is the profile creator's, as if they had made it: under an own scope they see it
+      const invoice = await ctx.api.invoices.createIn(tx, input, {
+        actor: ctx.actor,
+        source: 'recurring',
+        recurringId: id,
+        owner: r.created_by,
+      });
       // the guarantee: one row per (profile, period date), refused by the database for a second invoice
       await tx.query('insert into billing_recurring_periods (profile_id, period_date, period, invoice_id) values ($1, $2, $3, $4)', [
         id,

@@ -31,6 +31,10 @@ const ONE = '/recurring/(?P<id>[\\d]+)';
 const ID_ARGS = { id: { type: 'integer', minimum: 1, required: true, description: 'The profile id.' } };
 const VIEW = 'bill_view_invoices';
 const CHANGE = 'bill_create_invoice';
+/** The profile a route names, through the core's scoped resolver (kind `recurring`, declared below). */
+const PROFILE = { param: 'id', kind: 'recurring' };
+/** The client a template bills: one outside the caller's scope answers as an unknown client. */
+const TEMPLATE_CLIENT = { param: 'template.client_id', kind: 'client', missing: 'billing_rest_no_client' } as const;
 
 export default definePlugin({
   name: 'recurring',
@@ -73,7 +77,9 @@ export default definePlugin({
       `,
     },
   ],
-  rest: (routes: PluginContext) => [
+  // a profile is its creator's: under an own scope its routes answer 404 for another's, and the list leaves it out
+  objects: [{ kind: 'recurring', noun: 'recurring profile', table: 'billing_recurring_profiles', owner: 'created_by' }],
+  rest: [
     {
       path: '/recurring',
       methods: 'GET',
@@ -81,7 +87,8 @@ export default definePlugin({
       args: { ...COLLECTION_ARGS },
       description: 'Recurring profiles, newest first.',
       handler: async (req, ctx) => {
-        const { items, total } = await store(ctx).list(req.params.page, req.params.per_page);
+        const scope = await ctx.api.scope.of('recurring', req.user);
+        const { items, total } = await store(ctx).list(req.params.page, req.params.per_page, scope);
         return collectionResponse(req, items, total);
       },
     },
@@ -89,6 +96,7 @@ export default definePlugin({
       path: '/recurring',
       methods: 'POST',
       capability: CHANGE,
+      object: TEMPLATE_CLIENT,
       args: PROFILE_ARGS,
       description: 'Create a recurring profile.',
       handler: async (req, ctx) => new RestResponse(await store(ctx).create(req.params, req.actor), 201),
@@ -99,8 +107,8 @@ export default definePlugin({
       capability: CHANGE,
       // reading the invoice is what the template needs (as duplicating does), by id or by number alike
       object: [
-        { param: 'invoice_id', capability: VIEW },
-        { param: 'invoice_number', capability: VIEW, resolveText: async (number) => (await invoiceByNumber(routes, number))?.id ?? null },
+        { param: 'invoice_id', kind: 'invoice', capability: VIEW },
+        { param: 'invoice_number', kind: 'invoice', by: 'number', capability: VIEW },
       ],
       args: FROM_INVOICE_ARGS,
       description:
@@ -130,6 +138,7 @@ export default definePlugin({
       path: ONE,
       methods: 'GET',
       capability: VIEW,
+      object: PROFILE,
       args: ID_ARGS,
       description: 'One recurring profile.',
       handler: async (req, ctx) => store(ctx).get(req.params.id),
@@ -138,6 +147,7 @@ export default definePlugin({
       path: ONE,
       methods: 'PUT',
       capability: CHANGE,
+      object: [PROFILE, TEMPLATE_CLIENT],
       args: { ...ID_ARGS, ...PROFILE_ARGS },
       description: 'Change a recurring profile (frequency and start date only before its first invoice).',
       handler: async (req, ctx) => {
@@ -150,6 +160,7 @@ export default definePlugin({
       path: ONE,
       methods: 'DELETE',
       capability: CHANGE,
+      object: PROFILE,
       args: ID_ARGS,
       description: 'Delete a recurring profile; its invoices stay.',
       handler: async (req, ctx) => ({ deleted: true, previous: await store(ctx).delete(req.params.id, req.actor) }),
@@ -158,6 +169,7 @@ export default definePlugin({
       path: `${ONE}/pause`,
       methods: 'POST',
       capability: CHANGE,
+      object: PROFILE,
       args: ID_ARGS,
       description: 'Pause: no invoice is generated until resumed.',
       handler: async (req, ctx) => store(ctx).pause(req.params.id, req.actor),
@@ -166,6 +178,7 @@ export default definePlugin({
       path: `${ONE}/resume`,
       methods: 'POST',
       capability: CHANGE,
+      object: PROFILE,
       args: ID_ARGS,
       description: 'Resume from the first period on or after today (the periods of the pause are skipped).',
       handler: async (req, ctx) => store(ctx).resume(req.params.id, req.actor),

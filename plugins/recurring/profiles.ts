@@ -6,6 +6,7 @@ import {
   siteDate,
   type Actor,
   type ArgSchema,
+  type ListScope,
   type PluginContext,
   type Tx,
 } from '../../core/plugin-api.ts';
@@ -129,13 +130,19 @@ export class ProfileStore {
     return siteDate(new Date(), await this.ctx.options.get('timezone', tx));
   }
 
-  async list(page: number, perPage: number): Promise<{ items: Profile[]; total: number }> {
-    const [{ n }] = (await this.ctx.db.query<{ n: number }>('select count(*)::int as n from billing_recurring_profiles')) as [
-      { n: number },
-    ];
+  /** A page of profiles, newest first, narrowed to `scope` (the caller's `billing_list_scope` for kind `recurring`). */
+  async list(page: number, perPage: number, scope: ListScope = {}): Promise<{ items: Profile[]; total: number }> {
+    const mine = scope.created_by !== undefined;
+    const where = mine ? 'where created_by = $1' : '';
+    const params = mine ? [scope.created_by] : [];
+    const [{ n }] = (await this.ctx.db.query<{ n: number }>(
+      `select count(*)::int as n from billing_recurring_profiles ${where}`,
+      params,
+    )) as [{ n: number }];
     const rows = await this.ctx.db.query<ProfileRow>(
-      `select ${PROFILE_COLUMNS} from billing_recurring_profiles order by id desc limit $1 offset $2`,
-      [perPage, (page - 1) * perPage],
+      `select ${PROFILE_COLUMNS} from billing_recurring_profiles ${where}
+        order by id desc limit $${params.length + 1} offset $${params.length + 2}`,
+      [...params, perPage, (page - 1) * perPage],
     );
     return { items: rows.map(represent), total: n };
   }

@@ -1,7 +1,9 @@
 // Team roles (contract §9.1): three staff roles, per-role editing of billing capabilities, and the
 // sales own-scope. Everything is decided in the two filters the core asks on every surface:
-// `billing_user_has_cap` (one capability, optionally for one document) and `billing_list_scope`
-// (which documents a list, search or count may contain), so REST, AJAX, the PDF and screens agree.
+// `billing_user_has_cap` (the capabilities a role holds after its edits) and `billing_list_scope`
+// (what a list of a kind is narrowed to). The core's scoped resolver holds every object a route or an
+// action names to its kind's list scope (docs/security.md, Scope), so REST, AJAX, the PDF and screens
+// agree, for documents, clients, payments, credit notes and plugins' kinds alike.
 import { CLI, definePlugin, filter, type PluginContext } from '../../core/plugin-api.ts';
 import { ADMINISTRATOR, MANAGE_TEAM, SALES, TEAM_ROLES, applyEdits } from './roles.ts';
 import { RoleStore, type RoleView } from './role-store.ts';
@@ -21,6 +23,8 @@ const store = (ctx: PluginContext) => {
 };
 
 const ROLE_ARGS = { role: { type: 'string', required: true, description: 'The role name, e.g. billing_sales.' } };
+/** A role is named, not owned: no scope governs it (the routes are for those who manage the team). */
+const ROLE_NAME = { role: "a role's name, not an object of anyone's" };
 
 /** Whether `user` is held to their own documents now. */
 async function ownScope(ctx: PluginContext, roles: readonly string[]): Promise<boolean> {
@@ -61,22 +65,16 @@ export default definePlugin({
     },
   ],
   listeners: [
-    filter('billing_user_has_cap', (ctx: PluginContext) => async (allcaps, _caps, args, user) => {
+    filter('billing_user_has_cap', (ctx: PluginContext) => async (allcaps, _caps, _args, user) => {
       // the administrator cannot lose a capability
       if (user.roles.includes(ADMINISTRATOR)) return allcaps;
-      const [capability, userId, ...objectIds] = args;
       const edits = await store(ctx).edits(user.roles);
       let caps = allcaps;
       for (const role of user.roles) caps = applyEdits(caps, edits.get(role));
-      if (caps[capability] && objectIds.length && (await ownScope(ctx, user.roles))) {
-        const rows = await ctx.db.query<{ n: number }>(
-          'select count(*)::int as n from billing_documents where id = any($1::bigint[]) and created_by is distinct from $2',
-          [objectIds, userId],
-        );
-        if (rows[0]!.n > 0) caps = { ...caps, [capability]: false };
-      }
       return caps;
     }),
+    // the own scope, for every kind: lists are narrowed to what the user created, and the core holds each
+    // object a route names to the same rule (a payment or credit note goes by its invoice's creator)
     filter(
       'billing_list_scope',
       (ctx: PluginContext) => async (scope, _kind, user) => ((await ownScope(ctx, user.roles)) ? { ...scope, created_by: user.id } : scope),
@@ -96,6 +94,7 @@ export default definePlugin({
       path: '/roles/(?P<role>[a-z0-9_]+)',
       methods: 'GET',
       capability: MANAGE_TEAM,
+      unscoped: ROLE_NAME,
       args: ROLE_ARGS,
       description: 'One role with its capabilities.',
       handler: async (req) => store(ctx).get(req.params.role),
@@ -104,6 +103,7 @@ export default definePlugin({
       path: '/roles/(?P<role>[a-z0-9_]+)',
       methods: 'PUT',
       capability: MANAGE_TEAM,
+      unscoped: ROLE_NAME,
       args: {
         ...ROLE_ARGS,
         capabilities: {

@@ -50,6 +50,7 @@ export function teamRoutes(ctx: PluginContext): RestRoute[] {
       path: '/team/(?P<login>[^/]+)',
       methods: 'PUT',
       capability: MANAGE_TEAM,
+      unscoped: { login: "a team member's login, for those who manage the team: users are not objects a scope governs" },
       args: {
         login: LOGIN,
         role: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$', required: true, description: 'The role to give, e.g. billing_sales.' },

@@ -129,6 +129,9 @@ function attemptRepresentation(row: AttemptRow, timezone: string) {
 }
 
 /** The REST routes of contract §9.4, all behind `bill_manage_settings`. */
+/** A subscription is a setting of the site (`bill_manage_settings`), no user's own: no scope governs its id. */
+const SUBSCRIPTION = { id: "a webhook subscription: a site setting for those who manage settings, no user's own" };
+
 export function subscriptionRoutes(ctx: PluginContext): RestRoute[] {
   const tz = () => ctx.options.get('timezone');
   const cap = 'bill_manage_settings';
@@ -187,6 +190,7 @@ export function subscriptionRoutes(ctx: PluginContext): RestRoute[] {
       path: '/webhooks/(?P<id>[\\d]+)',
       methods: 'GET',
       capability: cap,
+      unscoped: SUBSCRIPTION,
       schema: SCHEMA,
       args: ID_ARGS,
       handler: async (req: RestRequest) => representation(await find(ctx, req.params.id), await tz()),
@@ -195,6 +199,7 @@ export function subscriptionRoutes(ctx: PluginContext): RestRoute[] {
       path: '/webhooks/(?P<id>[\\d]+)',
       methods: 'PUT',
       capability: cap,
+      unscoped: SUBSCRIPTION,
       description: 'Changes the URL, the events or pauses (active: false); the secret stays.',
       schema: SCHEMA,
       args: { ...ID_ARGS, url: URL_ARG, events: EVENTS_ARG, active: ACTIVE_ARG },
@@ -224,6 +229,7 @@ export function subscriptionRoutes(ctx: PluginContext): RestRoute[] {
       path: '/webhooks/(?P<id>[\\d]+)',
       methods: 'DELETE',
       capability: cap,
+      unscoped: SUBSCRIPTION,
       description: 'Ends a subscription and its delivery log; deliveries not yet made are dropped.',
       args: ID_ARGS,
       handler: async (req: RestRequest) => {
@@ -247,6 +253,7 @@ export function subscriptionRoutes(ctx: PluginContext): RestRoute[] {
       path: '/webhooks/(?P<id>[\\d]+)/deliveries',
       methods: 'GET',
       capability: cap,
+      unscoped: SUBSCRIPTION,
       description: 'Every delivery attempt to this subscription (time, HTTP status, duration, error), newest first.',
       args: { ...ID_ARGS, page: COLLECTION_ARGS.page, per_page: COLLECTION_ARGS.per_page },
       handler: async (req: RestRequest) => {
@@ -272,6 +279,7 @@ export function subscriptionRoutes(ctx: PluginContext): RestRoute[] {
       path: '/webhooks/(?P<id>[\\d]+)/test',
       methods: 'POST',
       capability: cap,
+      unscoped: SUBSCRIPTION,
       description: 'Sends one signed `webhook.test` event now and answers how the receiver took it (not retried).',
       args: ID_ARGS,
       handler: async (req: RestRequest) => {

@@ -413,10 +413,14 @@ export function Clients({ props }: { props: Props }) {
     setErrors({});
     const f = new FormData(e.currentTarget as HTMLFormElement);
     const fields: Record<string, string> = {};
-    for (const k of ['name', 'email', 'company', 'country', 'vat', 'address']) fields[k] = String(f.get(k) ?? '');
+    for (const k of ['name', 'email', 'company', 'country', 'vat', 'address']) {
+      const value = String(f.get(k) ?? '');
+      // an edit sends what changed: a field the list does not show (the address) and left empty keeps its value
+      if (!editing?.id || value !== String((editing as any)[k] ?? '')) fields[k] = value;
+    }
     try {
       await ajax('billing_save_client', { ...(editing?.id ? { id: editing.id } : {}), ...fields });
-      setNotice({ kind: 'ok', text: `Client ${fields.name} saved.` });
+      setNotice({ kind: 'ok', text: `Client ${fields.name ?? editing?.name ?? ''} saved.` });
       setEditing(null);
       setReload(reload + 1);
     } catch (err) {

@@ -3,7 +3,7 @@ import { BillingError } from '../../errors.ts';
 import { containsPattern } from '../../db/like.ts';
 import type { HookRegistry } from '../../hooks/registry.ts';
 import type { AuthUser } from '../../http/auth.ts';
-import { listScope, type ListScope } from '../list-scope.ts';
+import { listScope, type ListScope } from '../../scope/list-scope.ts';
 
 /** Money a client owes and paid, in one currency, as exact decimal text (`numeric` sums from SQL). */
 export type ClientTotals = { invoiced: string; paid: string; due: string };
@@ -86,7 +86,7 @@ export class ClientService {
         order by lower(display_name), id limit $${n + 1} offset $${n + 2}`,
       [...params, q.per_page, (q.page - 1) * q.per_page],
     );
-    return { items: await this.withFigures(rows), total };
+    return { items: await this.withFigures(rows, q.viewer), total };
   }
 
   /** The client with this id (a user of another role is no client): 404 `billing_rest_not_found`. */
@@ -108,8 +108,14 @@ export class ClientService {
     );
   }
 
-  /** Counts and per-currency totals of the given clients' documents, summed exactly by PostgreSQL. */
-  private async withFigures(rows: ClientRow[]): Promise<Client[]> {
+  /**
+   * Counts and per-currency totals of the given clients' documents, summed exactly by PostgreSQL; for a
+   * viewer, only of the documents their lists show (`billing_list_scope` of `invoice` and `quote`): a
+   * client's figures never tell of documents the caller may not see.
+   */
+  private async withFigures(rows: ClientRow[], viewer?: AuthUser): Promise<Client[]> {
+    const invoicesOf = this.hooks ? (await listScope(this.hooks, 'invoice', viewer)).created_by : undefined;
+    const quotesOf = this.hooks ? (await listScope(this.hooks, 'quote', viewer)).created_by : undefined;
     const figures = await this.db.query<{
       client_id: number;
       kind: string;
@@ -125,8 +131,10 @@ export class ClientService {
               coalesce(sum(due) filter (where kind = 'invoice' and status <> all($2::text[])), 0)::text as due
          from billing_documents
         where client_id = any($1::int[]) and kind in ('invoice', 'quote') and trashed_at is null
+          and (kind <> 'invoice' or $3::int is null or created_by = $3)
+          and (kind <> 'quote' or $4::int is null or created_by = $4)
         group by client_id, kind, currency`,
-      [rows.map((r) => r.id), NOT_OWED],
+      [rows.map((r) => r.id), NOT_OWED, invoicesOf ?? null, quotesOf ?? null],
     );
     const clients = new Map<number, Client>(
       rows.map((r) => [
@@ -170,10 +178,8 @@ function matching(search: string | undefined, scope: ListScope = {}): { where: s
     where += ` and lower(display_name || ' ' || email || ' ' || company) like $${params.length}`;
   }
   if (scope.created_by !== undefined) {
-    // who created a client is what the audit log recorded when the user was made
-    params.push(String(scope.created_by));
-    where += ` and exists (select 1 from billing_audit_log l where l.object_type = 'user' and l.object_id = billing_users.id::text
-                 and l.action = 'user.create' and l.actor_id::text = $${params.length})`;
+    params.push(scope.created_by);
+    where += ` and created_by = $${params.length}`;
   }
   return { where, params };
 }

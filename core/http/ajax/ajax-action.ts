@@ -1,5 +1,5 @@
 import type { Actor } from '../../audit/audit.ts';
-import type { AuthUser, ObjectRef } from '../auth.ts';
+import type { AuthUser, ObjectRef, UnscopedParams } from '../auth.ts';
 
 export interface AjaxRequest {
   action: string;
@@ -25,8 +25,10 @@ export interface AjaxAction {
    * or empty and changes that document otherwise (the builders' save actions).
    */
   capability: string | { create: string; edit: string } | null;
-  /** The document the action acts on, checked with the capability (see ObjectRef). */
-  object?: ObjectRef;
+  /** The objects the action names, each checked with the capability when present (see ObjectRef). */
+  object?: ObjectRef | readonly ObjectRef[];
+  /** Object-like fields that name nothing a scope governs, with why (see UnscopedParams). */
+  unscoped?: UnscopedParams;
   /**
    * The legacy table's capability (`manage_options`, `edit_posts`), an alternative grant when the action
    * is called by a legacy name: one of its aliases, or its own name when it has no alias (the action
@@ -39,7 +41,10 @@ export interface AjaxAction {
    * `rest-nonce`, which hands out a nonce and so cannot ask for one).
    */
   nonce?: boolean;
-  /** What the request carries, for docs/ajax.md. */
+  /**
+   * What the request carries, for docs/ajax.md. A field named `id` or `*_id` names an object: it must be
+   * in `object` or `unscoped`, or the action is refused when it is registered.
+   */
   fields?: Record<string, string>;
   /** Data for `{success: true, data}`, or an AjaxText to answer plain text (as admin-ajax's `exit(...)`). */
   handler(req: AjaxRequest): Promise<unknown>;

@@ -4,7 +4,8 @@ import type { Logger } from '../../log.ts';
 import { OwnedRegistry } from '../../owned-registry.ts';
 import { NOBODY, type Authenticator } from '../auth.ts';
 import { ajaxErrorBody } from '../error-bodies.ts';
-import { allowedOn } from '../rest/rest-server.ts';
+import type { ObjectScope } from '../../scope/object-scope.ts';
+import { objectRefs, undeclaredError, undeclaredObjectParams } from '../../scope/object-params.ts';
 import { describeTextProblem, MAX_KEYS, textProblem } from '../../validation/text.ts';
 import { AjaxText, type AjaxAction, type AjaxRequest, type WebhookAction } from './ajax-action.ts';
 
@@ -22,12 +23,25 @@ export class AjaxDispatcher {
   /** Who is calling: the identity module's, once the kernel has built it. */
   auth: Authenticator = NOBODY;
   private readonly log: Logger;
+  /** The scoped resolver every object an action names goes through. */
+  private readonly scope: ObjectScope;
 
-  constructor(log: Logger) {
+  constructor(log: Logger, scope: ObjectScope) {
     this.log = log;
+    this.scope = scope;
   }
 
+  /** Registers an action; refused, as a REST route is, when a field names an object it does not declare. */
   add(owner: string, def: AjaxAction): void {
+    const name = `AJAX action ${def.action}`;
+    const undeclared = undeclaredObjectParams({
+      named: [],
+      other: Object.keys(def.fields ?? {}),
+      object: def.object,
+      unscoped: def.unscoped,
+    });
+    if (undeclared.length) throw undeclaredError(owner, name, undeclared);
+    this.scope.checkRefs(owner, name, def.object);
     this.actions.add(owner, def.action, { kind: 'ajax', def, legacy: false });
     for (const alias of def.aliases ?? []) this.actions.add(owner, alias, { kind: 'ajax', def, legacy: true });
   }
@@ -90,11 +104,9 @@ export class AjaxDispatcher {
         const cap = capabilityFor(def, areq);
         const granted = cap === null ? null : await this.granting(def, cap, entry.legacy, areq);
         if (cap !== null && granted === null) throw new BillingError('billing_forbidden', 'Sorry, you are not allowed to do that.');
-        // granted by the legacy table: the object is checked against that grant, not the action's own
-        const object = def.object && granted !== cap ? { ...def.object, capability: granted! } : def.object;
-        if (granted !== null && object && !(await allowedOn(this.auth, user, granted, object, fields))) {
-          throw new BillingError('billing_rest_not_found', 'No document has this id.');
-        }
+        // granted by the legacy table: the objects are checked against that grant, not the action's own
+        const objects = granted !== cap ? objectRefs(def.object).map((o) => ({ ...o, capability: granted! })) : def.object;
+        if (granted !== null) await this.scope.check(this.auth, user, granted, objects, fields);
       }
       const data = await def.handler(areq);
       if (data instanceof AjaxText) return sendText(res, data.status, data.text);

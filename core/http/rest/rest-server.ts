@@ -1,8 +1,10 @@
 import type { Request, Response } from 'express';
-import { ANONYMOUS, NOBODY, type Authenticator, type AuthUser, type ObjectRef } from '../auth.ts';
+import { ANONYMOUS, NOBODY, type Authenticator } from '../auth.ts';
 import { BillingError } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 import { OwnedRegistry } from '../../owned-registry.ts';
+import type { ObjectScope } from '../../scope/object-scope.ts';
+import { pathParams, undeclaredError, undeclaredObjectParams } from '../../scope/object-params.ts';
 import { argsSchema, checkArgs, coerceText } from '../../validation/args.ts';
 import { describeTextProblem, textProblem } from '../../validation/text.ts';
 import { restErrorBody } from '../error-bodies.ts';
@@ -39,16 +41,32 @@ export class RestServer {
   /** `rest_allowed_origins`: origins whose pages may send the user's cookies (the kernel sets it). */
   allowedOrigins: (() => Promise<readonly string[]>) | null = null;
   private readonly log: Logger;
+  /** The scoped resolver every object a route names goes through. */
+  private readonly scope: ObjectScope;
 
-  constructor(baseUrl: string, log: Logger) {
+  constructor(baseUrl: string, log: Logger, scope: ObjectScope) {
     this.baseUrl = baseUrl;
     this.log = log;
+    this.scope = scope;
   }
 
+  /**
+   * Registers a route. Refused (thrown, naming the owner and the route) when it names an object it does
+   * not declare: scope fails closed at registration, not at the first request of a forgotten route.
+   */
   add(owner: string, route: RestRoute): void {
     const ns = route.namespace ?? DEFAULT_NAMESPACE;
     if (route.capability === null && ns === DEFAULT_NAMESPACE)
       throw new Error(`${owner}: every ${DEFAULT_NAMESPACE} route needs a capability`);
+    const name = `REST route ${asArray(route.methods).join('|')} /${ns}${route.path}`;
+    const undeclared = undeclaredObjectParams({
+      named: pathParams(route.path),
+      other: Object.keys(route.args ?? {}),
+      object: route.object,
+      unscoped: route.unscoped,
+    });
+    if (undeclared.length) throw undeclaredError(owner, name, undeclared);
+    this.scope.checkRefs(owner, name, route.object);
     for (const m of asArray(route.methods)) this.routes.add(owner, `${m} /${ns}${route.path}`, route);
     this.compiled = null;
   }
@@ -102,13 +120,7 @@ export class RestServer {
         req.query as Record<string, unknown>,
         fields,
       );
-      if (capability !== null && user && endpoint.route.object) {
-        for (const object of [endpoint.route.object].flat()) {
-          if (!(await allowedOn(this.auth, user, capability, object, params))) {
-            throw new BillingError('billing_rest_not_found', 'No document has this id.');
-          }
-        }
-      }
+      if (capability !== null && user) await this.scope.check(this.auth, user, capability, endpoint.route.object, params);
       const who = user ?? ANONYMOUS;
       const rreq: RestRequest = {
         method: lookup as HttpMethod,
@@ -270,32 +282,6 @@ export class RestServer {
     res.setHeader('Content-Type', 'application/json; charset=UTF-8');
     res.end(method === 'HEAD' ? undefined : JSON.stringify(body));
   }
-}
-
-/**
- * The per-object half of a route's check: a user who holds the capability but not for this document
- * gets the document-does-not-exist answer (it reveals nothing). Looked up only when something decides
- * per object.
- */
-export async function allowedOn(
-  auth: Authenticator,
-  user: AuthUser,
-  capability: string,
-  object: ObjectRef,
-  params: Record<string, unknown>,
-): Promise<boolean> {
-  if (!auth.perObject()) return true;
-  const value = params[object.param];
-  let documentId: number | null;
-  if (object.resolveText) {
-    if (typeof value !== 'string' || value === '') return true;
-    documentId = await object.resolveText(value);
-  } else {
-    const id = Number(value);
-    if (!Number.isSafeInteger(id) || id < 1) return true;
-    documentId = object.resolve ? await object.resolve(id) : id;
-  }
-  return documentId === null || auth.can(user, object.capability ?? capability, documentId);
 }
 
 /** A namespace index as WordPress lists it: GET, with its `namespace` and `context` args. */

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { Actor } from '../../audit/audit.ts';
-import type { AuthUser, ObjectRef } from '../auth.ts';
+import type { AuthUser, ObjectRef, UnscopedParams } from '../auth.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -28,10 +28,12 @@ export interface RestRoute {
    */
   capability: string | null;
   /**
-   * The document the route acts on, checked with the capability (see ObjectRef); several when the
-   * route takes it in one of several parameters (an id or a number), each checked when present.
+   * The objects the route names, each checked with the capability through the scoped resolver (see
+   * ObjectRef), each when present: the resource of its path, and any object its body refers to.
    */
   object?: ObjectRef | readonly ObjectRef[];
+  /** Object-like parameters that name nothing a scope governs, with why (see UnscopedParams). */
+  unscoped?: UnscopedParams;
   args?: Record<string, ArgSchema>;
   /** The JSON schema of the resource, shown by OPTIONS. */
   schema?: object;
