@@ -1,0 +1,104 @@
+import { ApiError } from '../api.ts';
+import { customerEmail, customerName, type Doc, type Kind } from '../documents.tsx';
+
+/** One item row as typed: numbers stay text until the server reads them. */
+export interface Item {
+  key: number;
+  name: string;
+  description: string;
+  quantity: string;
+  price: string;
+  taxable: boolean;
+}
+
+/** The builder's draft: what the form shows, before the server has read it. */
+export interface State {
+  client_id: number | null;
+  client_label: string;
+  customer_name: string;
+  customer_email: string;
+  title: string;
+  issue_date: string;
+  due_date: string;
+  currency: string;
+  items: Item[];
+  discount_type: '' | 'percent' | 'fixed';
+  discount_value: string;
+  notes: string;
+  terms: string;
+}
+
+let nextKey = 1;
+export const blankItem = (): Item => ({ key: nextKey++, name: '', description: '', quantity: '1', price: '', taxable: true });
+
+/** A new document's draft, in the site's currency. */
+export const blankState = (currency: string): State => ({
+  client_id: null,
+  client_label: '',
+  customer_name: '',
+  customer_email: '',
+  title: '',
+  issue_date: '',
+  due_date: '',
+  currency,
+  items: [blankItem()],
+  discount_type: '',
+  discount_value: '',
+  notes: '',
+  terms: '',
+});
+
+export function fromDoc(d: Doc, kind: Kind): State {
+  return {
+    client_id: d.client_id,
+    client_label: '',
+    customer_name: customerName(d),
+    customer_email: customerEmail(d),
+    title: d.title,
+    issue_date: d.issue_date,
+    due_date: (kind === 'invoice' ? d.due_date : d.expiry_date) ?? '',
+    currency: d.currency,
+    items: d.items.map((i: any) => ({
+      key: nextKey++,
+      name: i.name,
+      description: i.description ?? '',
+      quantity: String(i.quantity),
+      price: String(i.price),
+      taxable: i.taxable,
+    })),
+    discount_type: d.discount?.type ?? '',
+    discount_value: d.discount ? String(d.discount.value) : '',
+    notes: d.notes ?? '',
+    terms: d.terms ?? '',
+  };
+}
+
+/** The builder's state as the body of POST /invoices (the shape billing_save_invoice takes). */
+export function toInput(s: State, kind: Kind, forPreview = false): Record<string, unknown> {
+  const items = s.items
+    .filter((i) => !forPreview || (i.quantity.trim() !== '' && i.price.trim() !== ''))
+    .map((i) => ({
+      name: forPreview && !i.name.trim() ? '—' : i.name,
+      description: i.description,
+      quantity: i.quantity.trim(),
+      price: i.price.trim(),
+      taxable: i.taxable,
+    }));
+  const out: Record<string, unknown> = { items, title: s.title, notes: s.notes, terms: s.terms, currency: s.currency.trim().toUpperCase() };
+  if (s.client_id) out.client_id = s.client_id;
+  // name and e-mail change no total: a half-typed address must not stop the live totals
+  if (!forPreview && s.customer_name.trim()) out.customer_name = s.customer_name.trim();
+  if (!forPreview && s.customer_email.trim()) out.customer_email = s.customer_email.trim();
+  if (s.issue_date) out.issue_date = s.issue_date;
+  if (s.due_date) out[kind === 'invoice' ? 'due_date' : 'expiry_date'] = s.due_date;
+  if (s.discount_type && s.discount_value.trim()) out.discount = { type: s.discount_type, value: s.discount_value.trim() };
+  return out;
+}
+
+/** Field errors of `rest_invalid_param` (`items[0].price`, `customer_email`, …) under the builder's field ids. */
+export function fieldErrors(e: unknown): Record<string, string> {
+  if (!(e instanceof ApiError)) return {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(e.params)) out[k.replace(/\[(\d+)\]\.?/g, '-$1-').replace(/-$/, '')] = v;
+  return out;
+}

@@ -1,0 +1,102 @@
+import { Field, money } from '../ui.tsx';
+import { blankItem, type Item } from './draft.ts';
+import type { Preview } from './preview.ts';
+
+/**
+ * The item rows: each with its fields, its amount from the preview (counted among the rows that have a
+ * quantity and a price, the rows the preview was asked about), and buttons to move or remove it.
+ */
+export function ItemRows(p: {
+  items: Item[];
+  editable: boolean;
+  preview: Preview | null;
+  cur: string;
+  errors: Record<string, string>;
+  onChange: (items: Item[]) => void;
+}) {
+  const { preview, cur } = p;
+  const e = (k: string) => p.errors[k];
+  const setItem = (i: number, patch: Partial<Item>) => p.onChange(p.items.map((it, n) => (n === i ? { ...it, ...patch } : it)));
+  const move = (i: number, by: number) => {
+    const items = [...p.items];
+    const [it] = items.splice(i, 1);
+    items.splice(i + by, 0, it!);
+    p.onChange(items);
+  };
+  return (
+    <fieldset disabled={!p.editable}>
+      <legend>Items</legend>
+      {e('items') && <p class="billing-field-error">{e('items')}</p>}
+      <ol class="billing-items">
+        {p.items.map((it, i) => (
+          <li class="billing-item" key={it.key}>
+            <Field id={`b-items-${i}-name`} label={`Item ${i + 1} name`} error={e(`items-${i}-name`)}>
+              <input
+                id={`b-items-${i}-name`}
+                value={it.name}
+                onInput={(ev) => setItem(i, { name: (ev.target as HTMLInputElement).value })}
+              />
+            </Field>
+            <Field id={`b-items-${i}-description`} label={`Item ${i + 1} description`}>
+              <input
+                id={`b-items-${i}-description`}
+                value={it.description}
+                onInput={(ev) => setItem(i, { description: (ev.target as HTMLInputElement).value })}
+              />
+            </Field>
+            <Field id={`b-items-${i}-quantity`} label={`Item ${i + 1} quantity`} error={e(`items-${i}-quantity`)}>
+              <input
+                id={`b-items-${i}-quantity`}
+                inputMode="decimal"
+                value={it.quantity}
+                onInput={(ev) => setItem(i, { quantity: (ev.target as HTMLInputElement).value })}
+              />
+            </Field>
+            <Field id={`b-items-${i}-price`} label={`Item ${i + 1} price`} error={e(`items-${i}-price`)}>
+              <input
+                id={`b-items-${i}-price`}
+                inputMode="decimal"
+                value={it.price}
+                onInput={(ev) => setItem(i, { price: (ev.target as HTMLInputElement).value })}
+              />
+            </Field>
+            <label class="billing-check">
+              <input
+                type="checkbox"
+                checked={it.taxable}
+                onChange={(ev) => setItem(i, { taxable: (ev.target as HTMLInputElement).checked })}
+              />{' '}
+              Taxable
+            </label>
+            <output class="billing-amount" aria-label={`Item ${i + 1} amount`}>
+              {preview?.items[p.items.slice(0, i).filter((x) => x.quantity.trim() && x.price.trim()).length] &&
+              it.quantity.trim() &&
+              it.price.trim()
+                ? money(preview.items[p.items.slice(0, i).filter((x) => x.quantity.trim() && x.price.trim()).length]!.amount, cur)
+                : ''}
+            </output>
+            <div class="billing-item-actions">
+              <button type="button" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move item ${i + 1} up`}>
+                ↑
+              </button>
+              <button type="button" disabled={i === p.items.length - 1} onClick={() => move(i, 1)} aria-label={`Move item ${i + 1} down`}>
+                ↓
+              </button>
+              <button
+                type="button"
+                disabled={p.items.length === 1}
+                onClick={() => p.onChange(p.items.filter((_, n) => n !== i))}
+                aria-label={`Remove item ${i + 1}`}
+              >
+                Remove
+              </button>
+            </div>
+          </li>
+        ))}
+      </ol>
+      <button type="button" onClick={() => p.onChange([...p.items, blankItem()])}>
+        Add item
+      </button>
+    </fieldset>
+  );
+}
