@@ -2,26 +2,17 @@ import type { Request, Response } from 'express';
 import { ANONYMOUS, NOBODY, type Authenticator } from '../auth.ts';
 import { BillingError } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
-import { OwnedRegistry } from '../../owned-registry.ts';
 import type { ObjectScope } from '../../scope/object-scope.ts';
-import { pathParams, undeclaredError, undeclaredObjectParams } from '../../scope/object-params.ts';
-import { argsSchema, checkArgs, coerceText } from '../../validation/args.ts';
+import { checkArgs, coerceText } from '../../validation/args.ts';
 import { describeTextProblem, textProblem } from '../../validation/text.ts';
 import { restErrorBody } from '../error-bodies.ts';
 import { corsHeaders, wantsBasicChallenge } from './cors.ts';
 import { applyFields } from './fields.ts';
 import type { Idempotency } from './idempotency.ts';
 import { RestResponse, type ArgSchema, type HttpMethod, type RestRequest, type RestRoute } from './route.ts';
+import { RouteRegistry } from './route-registry.ts';
 
-export const DEFAULT_NAMESPACE = 'billing/v1';
 const METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-
-interface CompiledRoute {
-  key: string; // '/billing/v1/invoices/(?P<id>[\d]+)'
-  namespace: string;
-  pattern: RegExp;
-  endpoints: Array<{ methods: HttpMethod[]; route: RestRoute; argsSchema: object }>;
-}
 
 /**
  * WordPress's REST server, for the routes the core and the active plugins declare: matching on
@@ -29,8 +20,8 @@ interface CompiledRoute {
  * and OPTIONS answers, `_fields`, `_envelope`, method override, HEAD, and the headers WordPress sends.
  */
 export class RestServer {
-  readonly routes = new OwnedRegistry<RestRoute>('REST route');
-  private compiled: CompiledRoute[] | null = null;
+  /** The routes: registered, checked and compiled there; this class answers requests with them. */
+  readonly registry: RouteRegistry;
   readonly baseUrl: string;
   /** Who is calling: the identity module's, once the kernel has built it (until then nobody is signed in). */
   auth: Authenticator = NOBODY;
@@ -48,6 +39,11 @@ export class RestServer {
     this.baseUrl = baseUrl;
     this.log = log;
     this.scope = scope;
+    this.registry = new RouteRegistry(baseUrl, scope);
+  }
+
+  get routes(): RouteRegistry['routes'] {
+    return this.registry.routes;
   }
 
   /**
@@ -55,24 +51,16 @@ export class RestServer {
    * not declare: scope fails closed at registration, not at the first request of a forgotten route.
    */
   add(owner: string, route: RestRoute): void {
-    const ns = route.namespace ?? DEFAULT_NAMESPACE;
-    if (route.capability === null && ns === DEFAULT_NAMESPACE)
-      throw new Error(`${owner}: every ${DEFAULT_NAMESPACE} route needs a capability`);
-    const name = `REST route ${asArray(route.methods).join('|')} /${ns}${route.path}`;
-    const undeclared = undeclaredObjectParams({
-      named: pathParams(route.path),
-      other: Object.keys(route.args ?? {}),
-      object: route.object,
-      unscoped: route.unscoped,
-    });
-    if (undeclared.length) throw undeclaredError(owner, name, undeclared);
-    this.scope.checkRefs(owner, name, route.object);
-    for (const m of asArray(route.methods)) this.routes.add(owner, `${m} /${ns}${route.path}`, route);
-    this.compiled = null;
+    this.registry.add(owner, route);
   }
 
   removeOwner(owner: string): void {
-    if (this.routes.removeOwner(owner).length) this.compiled = null;
+    this.registry.removeOwner(owner);
+  }
+
+  /** The routes with their declarations and owners: what the OpenAPI document is made from. */
+  listRoutes(): ReturnType<RouteRegistry['listRoutes']> {
+    return this.registry.listRoutes();
   }
 
   /** Express handler for everything under `/wp-json`. */
@@ -88,17 +76,17 @@ export class RestServer {
     let path = '/';
     try {
       path = routePath(req.path);
-      if (path === '/') return this.send(req, res, 200, this.index(null), method);
-      const match = this.match(path);
+      if (path === '/') return this.send(req, res, 200, this.registry.index(null), method);
+      const match = this.registry.match(path);
       if (!match) throw new BillingError('rest_no_route', 'No route was found matching the URL and request method.');
       refuseBadText(req.query, 'query');
       const user = await this.auth.restUser(req);
       authenticated = user !== null;
       if (authenticated) res.setHeader('Cache-Control', 'no-store, no-cache, must-revalidate');
-      if (method === 'OPTIONS') return this.send(req, res, 200, this.describe(match.route), method);
+      if (method === 'OPTIONS') return this.send(req, res, 200, this.registry.describe(match.route), method);
       if (match.route.key === `/${match.route.namespace}`) {
         if (!user) throw unauthenticated();
-        return this.send(req, res, 200, this.index(match.route.namespace), method);
+        return this.send(req, res, 200, this.registry.index(match.route.namespace), method);
       }
       const lookup = method === 'HEAD' ? 'GET' : method;
       const endpoint = match.route.endpoints.find((e) => e.methods.includes(lookup as HttpMethod));
@@ -176,97 +164,6 @@ export class RestServer {
     }
   };
 
-  /** `/wp-json/` (namespace null) or a namespace index. */
-  index(namespace: string | null): object {
-    const routes: Record<string, object> = {};
-    for (const r of this.table()) {
-      if (namespace && r.namespace !== namespace) continue;
-      routes[r.key] = this.describe(r, false);
-    }
-    const namespaces = [...new Set(this.table().map((r) => r.namespace))];
-    if (namespace) {
-      return { namespace, routes, _links: { up: [{ href: `${this.baseUrl}/wp-json/` }] } };
-    }
-    return {
-      name: 'Billing',
-      description: 'Invoices, quotes, clients and payments',
-      url: this.baseUrl,
-      home: this.baseUrl,
-      gmt_offset: 0,
-      timezone_string: 'UTC',
-      namespaces,
-      authentication: { 'application-passwords': { endpoints: {} } },
-      routes,
-      _links: { help: [{ href: `${this.baseUrl}/wp-json/` }] },
-    };
-  }
-
-  /**
-   * The routes as the index lists them (namespace indexes included, with no endpoints of their own),
-   * each endpoint with its declaration and the unit that added it: what the OpenAPI document is made from.
-   */
-  listRoutes(): Array<{
-    key: string;
-    namespace: string;
-    endpoints: Array<{ methods: HttpMethod[]; route: RestRoute; owner: string }>;
-  }> {
-    return this.table().map((r) => ({
-      key: r.key,
-      namespace: r.namespace,
-      endpoints: r.endpoints.map((e) => ({
-        methods: e.methods,
-        route: e.route,
-        owner: this.routes.ownerOf(`${e.methods[0]} ${r.key}`) ?? '',
-      })),
-    }));
-  }
-
-  private describe(r: CompiledRoute, withSchema = true): object {
-    if (r.key === `/${r.namespace}`) return namespaceRoute(r.namespace, this.baseUrl);
-    const endpoints = r.endpoints.map((e) => ({
-      methods: e.methods,
-      args: Object.fromEntries(Object.entries(e.route.args ?? {}).map(([k, a]) => [k, { required: Boolean(a.required), ...a }])),
-    }));
-    const methods = [...new Set(r.endpoints.flatMap((e) => e.methods))];
-    const schema = withSchema ? r.endpoints.find((e) => e.route.schema)?.route.schema : undefined;
-    return {
-      namespace: r.namespace,
-      methods,
-      endpoints,
-      ...(schema ? { schema } : {}),
-      _links: { self: [{ href: `${this.baseUrl}/wp-json${r.key.replace(/\(\?P<[^>]+>[^)]*\)/g, '{id}')}` }] },
-    };
-  }
-
-  private match(path: string): { route: CompiledRoute; groups: Record<string, string> } | null {
-    for (const route of this.table()) {
-      const m = route.pattern.exec(path);
-      if (m) return { route, groups: { ...m.groups } };
-    }
-    return null;
-  }
-
-  /** Routes grouped by path, with one pseudo-route per namespace for its index. */
-  private table(): CompiledRoute[] {
-    if (this.compiled) return this.compiled;
-    const byKey = new Map<string, CompiledRoute>();
-    for (const route of this.routes.values()) {
-      const namespace = route.namespace ?? DEFAULT_NAMESPACE;
-      for (const key of [`/${namespace}`, `/${namespace}${route.path}`]) {
-        if (!byKey.has(key)) {
-          const source = key.replace(/\(\?P</g, '(?<');
-          byKey.set(key, { key, namespace, pattern: new RegExp(`^${source}$`), endpoints: [] });
-        }
-      }
-      const entry = byKey.get(`/${namespace}${route.path}`)!;
-      const methods = asArray(route.methods);
-      if (!entry.endpoints.some((e) => e.route === route))
-        entry.endpoints.push({ methods, route, argsSchema: argsSchema(route.args ?? {}) });
-    }
-    this.compiled = [...byKey.values()];
-    return this.compiled;
-  }
-
   private send(req: Request, res: Response, status: number, data: unknown, method: string): void {
     let body = status < 400 && typeof req.query._fields === 'string' ? applyFields(data, req.query._fields) : data;
     if ('_envelope' in req.query) {
@@ -284,23 +181,8 @@ export class RestServer {
   }
 }
 
-/** A namespace index as WordPress lists it: GET, with its `namespace` and `context` args. */
-function namespaceRoute(namespace: string, baseUrl: string): object {
-  const args = { namespace: { default: namespace, required: false }, context: { default: 'view', required: false } };
-  return {
-    namespace,
-    methods: ['GET'],
-    endpoints: [{ methods: ['GET'], args }],
-    _links: { self: [{ href: `${baseUrl}/wp-json/${namespace}` }] },
-  };
-}
-
 function unauthenticated(): BillingError {
   return new BillingError('billing_rest_unauthenticated', 'You are not currently logged in.');
-}
-
-function asArray<T>(v: T | T[]): T[] {
-  return Array.isArray(v) ? v : [v];
 }
 
 /** `_method` or `X-HTTP-Method-Override` on a POST, like WordPress. */
