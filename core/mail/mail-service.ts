@@ -1,13 +1,11 @@
-import { audit, type Actor } from '../audit/audit.ts';
+import type { Actor } from '../audit/audit.ts';
 import type { Config } from '../config.ts';
-import { timestamp, type Database } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
 import type { BillingDocument } from '../documents/document.ts';
-import { documentPdf } from '../documents/document-pdf.ts';
-import { pdfFilename } from '../pdf/file-name.ts';
+import { DocumentSending, publicLink, type SendResult as DocumentSendResult } from '../documents/document-sending.ts';
 import type { InvoiceService } from '../documents/invoice-service.ts';
 import type { QuoteService } from '../documents/quote-service.ts';
-import { quoteStatus } from '../documents/representation.ts';
-import { siteDate, siteDateTime } from '../time/site-time.ts';
+import { siteDateTime } from '../time/site-time.ts';
 import { BillingError } from '../errors.ts';
 import type { Html } from '../http/html.ts';
 import type { HookModels } from '../hooks/hook-models.ts';
@@ -44,12 +42,7 @@ export interface MailDeps {
 }
 
 /** The outcome of sending a document: the document after it (issued if it was a draft) and the log row. */
-export interface SendResult {
-  document: BillingDocument;
-  /** True when this send issued a draft (status `available`). */
-  issued: boolean;
-  delivery: Delivery;
-}
+export type SendResult = DocumentSendResult<Delivery>;
 
 /** The Content-ID of a logo carried in the mail (option `company_logo_url` as a `data:` URL). */
 const LOGO_CID = 'company-logo@billing';
@@ -67,26 +60,29 @@ interface DeliverTo {
 /**
  * E-mail (contract §1, §6): renders a template (compiled once per process), passes the message through
  * `billing_email`, hands it to the transport and records the attempt in the delivery log, whatever
- * its outcome. Sending a document issues it if it was a draft, but only after the server took the mail;
- * a failed send changes nothing and is reported as `billing_mail_failed`.
+ * its outcome. Sending a document (what may be sent, issuing a draft once the server took the mail) is
+ * the documents module's (core/documents/document-sending.ts); `sendInvoice` and `sendQuote` run it.
  */
 export class MailService {
   readonly transport: MailTransport;
   private readonly d: MailDeps;
+  /** Sending a document (the documents module's rules), with this service composing and delivering its mail. */
+  private readonly documents: DocumentSending<Delivery>;
 
   constructor(deps: MailDeps) {
     this.d = deps;
     this.transport = deps.transport ?? createMailTransport({ smtpUrl: deps.config.smtpUrl, dataDir: deps.config.dataDir, log: deps.log });
+    this.documents = new DocumentSending({ ...deps, mailer: this });
   }
 
   /** Sends the invoice to its customer (`invoice_available`), the PDF attached per `attach_pdf_to_email`. */
   sendInvoice(id: number, actor: Actor): Promise<SendResult> {
-    return this.sendDocument('invoice', id, actor);
+    return this.documents.send('invoice', id, actor);
   }
 
   /** Sends the quote to its customer (`quote_available`), with the link to accept or decline it. */
   sendQuote(id: number, actor: Actor): Promise<SendResult> {
-    return this.sendDocument('quote', id, actor);
+    return this.documents.send('quote', id, actor);
   }
 
   /** The delivery log of a document, newest first. */
@@ -94,65 +90,13 @@ export class MailService {
     return listDeliveries(this.d.db, documentId, await this.d.options.get('timezone'));
   }
 
-  private async sendDocument(kind: 'invoice' | 'quote', id: number, actor: Actor): Promise<SendResult> {
-    const service = kind === 'invoice' ? this.d.invoices : this.d.quotes;
-    const doc = await service.get(id);
-    const o = await this.d.options.getMany(['timezone', 'attach_pdf_to_email']);
-    const status = kind === 'quote' ? quoteStatus(doc, siteDate(new Date(), o.timezone)) : doc.status;
-    const sendable = kind === 'invoice' ? status !== 'cancelled' : status === 'draft' || status === 'available';
-    if (!sendable) throw new BillingError('billing_rest_invalid_state', `A ${status} ${kind} is not sent.`);
-    const to = doc.customer.email.trim();
-    if (!to) throw new BillingError('billing_mail_no_recipient', `The ${kind} has no customer e-mail address.`);
-
-    // sending issues a draft: whatever refuses issuing refuses before the mail leaves
-    if (kind === 'invoice' && doc.status === 'draft') await this.d.invoices.checkIssuable(doc, 'send');
-    // The customer receives the document as it will be once sent: a draft's mail and PDF read "available".
-    const asSent: BillingDocument = doc.status === 'draft' ? { ...doc, status: 'available' } : doc;
-    const attachments: MailAttachment[] = [];
-    if (o.attach_pdf_to_email) {
-      const pdf = await documentPdf(asSent, this.d);
-      attachments.push({ filename: pdfFilename(doc), content: Buffer.from(pdf.bytes), contentType: 'application/pdf' });
-    }
-    const link = await this.publicLink(kind, id);
-    const template = kind === 'invoice' ? invoiceAvailable : quoteAvailable;
-    const { delivery, failure } = await this.deliver(
-      template,
-      { doc: asSent, link, pdfAttached: attachments.length > 0 },
-      { to, document: doc, attachments, actor },
-    );
-    if (failure) {
-      throw new BillingError('billing_mail_failed', `The e-mail could not be sent: ${failure}`, { delivery_id: delivery.id });
-    }
-
-    // Only now, with the message taken by the server, does the document change.
-    return this.d.db.transaction(async (tx) => {
-      const current = (await service.find(id, tx, true))!;
-      let updated = current;
-      let issued = false;
-      if (current.status === 'draft' && !current.trashed) {
-        updated =
-          kind === 'invoice'
-            ? await this.d.invoices.setStatus(tx, current, 'available', actor)
-            : await this.d.quotes.issue(tx, current, actor);
-        issued = true;
-      }
-      // the first time it went out; every later send is in the delivery log
-      const [row] = await tx.query<{ sent_at: string }>(
-        'update billing_documents set sent_at = coalesce(sent_at, now()) where id = $1 returning sent_at',
-        [id],
-      );
-      updated = { ...updated, sentAt: timestamp(row!.sent_at) };
-      await audit(tx, actor, {
-        action: `${kind}.send`,
-        objectType: kind,
-        objectId: id,
-        details: { to: delivery.recipient, delivery_id: delivery.id, issued },
-      });
-      const sent = updated;
-      if (kind === 'invoice') await this.d.hooks.fire(tx, 'billing_invoice_sent', id, sent);
-      else await this.d.hooks.fire(tx, 'billing_quote_sent', id, sent);
-      return { document: sent, issued, delivery };
-    });
+  /** A document's own mail (`invoice_available`, `quote_available`), for the documents module's sending. */
+  documentMail(
+    kind: 'invoice' | 'quote',
+    data: { doc: BillingDocument; link: string; pdfAttached: boolean },
+    to: { to: string; document: BillingDocument; attachments: MailAttachment[]; actor: Actor },
+  ): Promise<{ delivery: Delivery; failure: string | null }> {
+    return this.deliver(kind === 'invoice' ? invoiceAvailable : quoteAvailable, data, to);
   }
 
   /**
@@ -167,7 +111,7 @@ export class MailService {
       return;
     }
     const view = paymentView(payment, invoice, await this.d.options.get('timezone'));
-    const link = await this.publicLink('invoice', invoice.id);
+    const link = await publicLink(this.d, 'invoice', invoice.id);
     retryUnlessPermanent(
       await this.deliver(paymentReceived, { invoice, payment: view, link }, { to, document: invoice, paymentId: idOf(payment), actor }),
     );
@@ -202,7 +146,7 @@ export class MailService {
   ): Promise<{ delivery: Delivery; failure: string | null }> {
     const to = invoice.customer.email.trim();
     if (!to) throw new BillingError('billing_mail_no_recipient', 'The invoice has no customer e-mail address.');
-    const link = await this.publicLink('invoice', invoice.id);
+    const link = await publicLink(this.d, 'invoice', invoice.id);
     const companyName = await this.d.options.get('company_name');
     const message = compose({ link, companyName });
     const result = await this.deliver(paymentReminder, { doc: invoice, link, ...message }, { to, document: invoice, actor });
@@ -291,12 +235,6 @@ export class MailService {
     if (failure) this.d.log.warn({ ...line, error: failure }, 'mail not sent');
     else this.d.log.info({ ...line, response }, 'mail sent');
     return { delivery, failure };
-  }
-
-  /** `{BASE_URL}/billing/{kind}/{id}?key=…`: the public page the customer opens (contract §5). */
-  private async publicLink(kind: 'invoice' | 'quote', id: number): Promise<string> {
-    const service = kind === 'invoice' ? this.d.invoices : this.d.quotes;
-    return `${this.d.config.baseUrl}/billing/${kind}/${id}?key=${encodeURIComponent(await service.accessKey(id))}`;
   }
 
   /** The company as the mails show it, the sender address, and the logo when it travels inside the mail. */
