@@ -1,34 +1,19 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ajax, ApiError, rest, restPage } from './api.ts';
+import type { Doc } from './rest-types.ts';
 import { Busy, can, DataTable, money, Notice, StatusBadge, StatusFilter, type Props } from './ui.tsx';
 
 export type Kind = 'invoice' | 'quote';
 
-export interface Doc {
-  id: number;
-  number: string;
-  status: string;
-  overdue?: boolean;
-  title: string;
-  client_id: number | null;
-  customer_name?: string;
-  customer_email?: string;
-  customer?: { name: string; email: string };
-  issue_date: string;
-  due_date?: string;
-  expiry_date?: string;
-  currency: string;
-  totals: { subtotal: number; discount: number; tax: number; total: number; paid: number; credited: number; due: number };
-  [k: string]: any;
-}
+export type { Doc };
 
 export const STATUSES: Record<Kind, string[]> = {
   invoice: ['draft', 'available', 'partial', 'paid', 'unpaid', 'cancelled'],
   quote: ['draft', 'available', 'accepted', 'declined', 'expired', 'cancelled'],
 };
 
-export const customerName = (d: Doc) => d.customer?.name ?? d.customer_name ?? '';
-export const customerEmail = (d: Doc) => d.customer?.email ?? d.customer_email ?? '';
+export const customerName = (d: Doc) => d.customer?.name ?? '';
+export const customerEmail = (d: Doc) => d.customer?.email ?? '';
 
 /** Opens a document's PDF (fetched with the REST nonce: a plain link would carry no credentials). */
 export async function openPdf(kind: Kind, id: number): Promise<void> {

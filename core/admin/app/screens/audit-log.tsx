@@ -1,17 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, restPage, type Page } from '../api.ts';
+import type { AuditEntry } from '../rest-types.ts';
 import { DataTable, Notice, type Props } from '../ui.tsx';
-
-interface AuditEntry {
-  id: number;
-  at: string;
-  actor: string;
-  action: string;
-  object_type: string | null;
-  object_id: string | null;
-  details: unknown;
-  ip: string | null;
-}
 
 export function AuditLog(_: { props: Props }) {
   const [page, setPage] = useState(1);

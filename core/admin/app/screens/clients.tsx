@@ -1,18 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ajax, ApiError, restPage, type Page } from '../api.ts';
+import type { Client } from '../rest-types.ts';
 import { can, DataTable, Field, money, Notice, type Props } from '../ui.tsx';
-
-interface Client {
-  id: number;
-  name: string;
-  email: string;
-  company: string;
-  country: string;
-  vat: string;
-  address?: string;
-  counts: { invoices: number; quotes: number };
-  totals: { invoiced: number; paid: number; due: number };
-}
 
 export function Clients({ props }: { props: Props }) {
   const [search, setSearch] = useState('');

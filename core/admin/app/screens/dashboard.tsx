@@ -2,7 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { ajax, ApiError, restPage } from '../api.ts';
 import { customerName, type Doc } from '../documents.tsx';
 import { can, money, Notice, StatusBadge, type Props } from '../ui.tsx';
-import { today, type Payment, type Report } from './shared.ts';
+import type { Payment } from '../rest-types.ts';
+import { today, type Report } from './shared.ts';
 
 export function Dashboard({ props }: { props: Props }) {
   const [figures, setFigures] = useState<{

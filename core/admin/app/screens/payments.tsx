@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ajax, ApiError, restPage, type Page } from '../api.ts';
 import { can, DataTable, Field, money, Notice, StatusBadge, StatusFilter, type Column, type Props } from '../ui.tsx';
-import { today, type Payment } from './shared.ts';
+import type { Payment } from '../rest-types.ts';
+import { today } from './shared.ts';
 
 export function Payments({ props }: { props: Props }) {
   const [status, setStatus] = useState('');

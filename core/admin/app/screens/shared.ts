@@ -8,17 +8,3 @@ export interface Report {
   totals: { invoiced: number; paid: number; outstanding: number };
   currency: string;
 }
-
-export interface Payment {
-  id: number;
-  invoice_id: number;
-  invoice_number: string;
-  reference: string;
-  amount: number;
-  currency: string;
-  method: string;
-  status: string;
-  date: string;
-  refunded: number;
-  notes: string;
-}
