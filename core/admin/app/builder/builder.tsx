@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ajax, ApiError, rest } from '../api.ts';
-import { customerEmail, openPdf, type Doc, type Kind } from '../documents.tsx';
+import { customerEmail, openPdf, type Doc, type Kind } from '../documents.ts';
 import { Busy, can, Field, Notice, StatusBadge, type Props } from '../ui.tsx';
 import { CustomerPicker } from './customer-picker.tsx';
 import { Downloads, type DocumentLink } from './downloads.tsx';

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { Doc } from '../documents.tsx';
+import type { Doc } from '../documents.ts';
 import { Busy, Notice } from '../ui.tsx';
 
 export interface DocumentLink {

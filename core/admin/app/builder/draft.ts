@@ -1,5 +1,5 @@
 import { ApiError } from '../api.ts';
-import { customerEmail, customerName, type Doc, type Kind } from '../documents.tsx';
+import { customerEmail, customerName, type Doc, type Kind } from '../documents.ts';
 
 /** One item row as typed: numbers stay text until the server reads them. */
 export interface Item {

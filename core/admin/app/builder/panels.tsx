@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ajax } from '../api.ts';
-import type { Doc } from '../documents.tsx';
+import type { Doc } from '../documents.ts';
 import { Field, money } from '../ui.tsx';
 
 /** What the builder lends the panels under an issued invoice: its busy flag, its runner and reload. */

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ajax, ApiError } from '../api.ts';
-import type { Kind } from '../documents.tsx';
+import type { Kind } from '../documents.ts';
 import { toInput, type State } from './draft.ts';
 
 /** What billing_preview_invoice / billing_preview_quote answer: the draft's amounts as they would be saved. */

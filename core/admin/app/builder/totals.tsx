@@ -1,4 +1,4 @@
-import type { Doc, Kind } from '../documents.tsx';
+import type { Doc, Kind } from '../documents.ts';
 import { money } from '../ui.tsx';
 import type { Preview } from './preview.ts';
 

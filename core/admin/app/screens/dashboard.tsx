@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ajax, ApiError, restPage } from '../api.ts';
-import { customerName, type Doc } from '../documents.tsx';
+import { customerName, type Doc } from '../documents.ts';
 import { can, money, Notice, StatusBadge, type Props } from '../ui.tsx';
 import type { Payment } from '../rest-types.ts';
 import { today, type Report } from './shared.ts';

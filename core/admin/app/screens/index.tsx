@@ -1,10 +1,10 @@
 import type { Props } from '../ui.tsx';
 import { Builder } from '../builder/builder.tsx';
-import { DocumentList } from '../documents.tsx';
 import { ResourceScreen, UploadScreen } from '../resource.tsx';
 import { AuditLog } from './audit-log.tsx';
 import { Clients } from './clients.tsx';
 import { Dashboard } from './dashboard.tsx';
+import { DocumentList } from './document-list.tsx';
 import { Payments } from './payments.tsx';
 import { Reports } from './reports.tsx';
 import { Settings } from './settings.tsx';
