@@ -37,6 +37,7 @@ export function publicRouter(d: PublicPagesDeps): Router {
   return router;
 }
 
+/** `GET /billing/{kind}/{id}?key=…` and its `/pdf`: the document's page or PDF, for the holder of its access key. */
 async function serve(d: PublicPagesDeps, kind: Kind, req: Request, res: Response, asPdf: boolean): Promise<void> {
   try {
     const doc = await unlock(d.db, kind, String(req.params.id), req.query.key);
