@@ -229,6 +229,6 @@ async function save(req: AjaxRequest, options: OptionsStore, sections: () => Pro
   if (Object.keys(params).length) {
     throw new BillingError('rest_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, { params });
   }
-  for (const [key, value] of changes) await options.set(key as never, value as never, req.actor);
+  await options.setMany(changes, req.actor);
   return { saved: changes.map(([k]) => k), sections: await sections() };
 }

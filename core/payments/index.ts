@@ -56,6 +56,14 @@ export const paymentsModule = defineModule({
   rest: (ctx) => paymentRoutes(context(ctx)),
   ajax: (ctx) => paymentAjaxActions(context(ctx)),
   commands: (ctx) => gatewayCommands(ctx.self.gateways),
+  jobs: (ctx) => [
+    {
+      hook: 'billing_gateway_cleanup',
+      schedule: '23 * * * *',
+      description: 'Drops gateway inbox bodies older than 7 days and rows older than 90, and cancels gateway payments pending for 48 hours',
+      run: () => ctx.self.gateways.cleanup(),
+    },
+  ],
 });
 
 function context(ctx: { options: OptionsStore; hooks: HookRegistry; config: Config; self: PaymentServices }): PaymentsContext {

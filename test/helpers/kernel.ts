@@ -45,6 +45,8 @@ export async function bootKernel(databaseUrl: string, opts: TestKernelOptions = 
       dataDir: mkdtempSync(join(tmpdir(), 'billing-data-')),
       syncIntervalMs: 100,
       pluginDirs: [BUNDLED_PLUGINS, FIXTURE_PLUGINS],
+      // the fake gateways are served on 127.0.0.1 over http
+      gatewayLoopbackHttp: true,
       ...opts.config,
     },
   );
