@@ -5,6 +5,7 @@ import type { OptionsStore } from '../options/options.ts';
 import { CreditNoteService } from './credit-note-service.ts';
 import { gatewayCommands } from './gateways/gateway-commands.ts';
 import { GatewayRuntime } from './gateways/gateway-runtime.ts';
+import { WEBHOOK_THROTTLE_SETTINGS } from './gateways/webhook-throttle.ts';
 import { PAYMENT_MIGRATIONS } from './migrations.ts';
 import { paymentAjaxActions } from './payment-ajax.ts';
 import { PaymentCore } from './payment-core.ts';
@@ -38,6 +39,7 @@ export interface PaymentsContext {
 export const paymentsModule = defineModule({
   name: 'payments',
   requires: ['documents', 'pdf'],
+  settings: WEBHOOK_THROTTLE_SETTINGS,
   migrations: PAYMENT_MIGRATIONS,
   services: (ctx): PaymentServices => {
     const invoices = ctx.use.documents.invoices;

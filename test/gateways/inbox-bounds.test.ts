@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { INBOX_BODY_BYTES } from '../../core/payments/gateways/gateway-runtime.ts';
-import { WEBHOOK_REFUSALS_PER_WINDOW } from '../../core/payments/gateways/webhook-throttle.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { bootKernel } from '../helpers/kernel.ts';
 import { gatewayA, gatewayB, gatewayD, gatewayE, sentToGateway, type Driver } from './drivers.ts';
@@ -141,11 +140,12 @@ describe('the inbox under anonymous junk', () => {
 
   it('turns away an address whose requests keep being refused (429, Retry-After) while other addresses are served', async () => {
     const from = '198.51.100.7';
+    const limit = await k.options.get('gateway_webhook_max_refusals');
+    expect(limit).toBe(20);
     const answers: number[] = [];
-    for (let i = 0; i < WEBHOOK_REFUSALS_PER_WINDOW + 10; i++)
-      answers.push((await post('billing_gateway_b_webhook', `id=tr_probe${i}`, from)).status);
-    expect(answers.slice(0, WEBHOOK_REFUSALS_PER_WINDOW + 1)).toEqual(Array(WEBHOOK_REFUSALS_PER_WINDOW + 1).fill(200));
-    expect(answers.slice(WEBHOOK_REFUSALS_PER_WINDOW + 1)).toEqual(Array(9).fill(429));
+    for (let i = 0; i < limit + 10; i++) answers.push((await post('billing_gateway_b_webhook', `id=tr_probe${i}`, from)).status);
+    expect(answers.slice(0, limit + 1)).toEqual(Array(limit + 1).fill(200));
+    expect(answers.slice(limit + 1)).toEqual(Array(9).fill(429));
     const turned = await post('billing_gateway_e_webhook', '{}', from);
     expect(turned).toMatchObject({ status: 429, body: { success: false, data: { code: 'billing_too_many_attempts' } } });
     expect(Number(turned.retryAfter)).toBeGreaterThan(0);

@@ -186,7 +186,7 @@ export class GatewayRuntime {
       throw new BillingError('billing_gateway_not_configured', `${p.title} is not configured.`);
     }
     if (!(await entry.verify(delivery, ctx))) {
-      this.throttle.refused(address);
+      await this.refused(address);
       log.warn({ ip: req.ip, bytes: req.raw.length }, 'webhook refused: bad or missing signature');
       throw new BillingError('billing_invalid_signature', 'The signature of the request is missing or wrong.');
     }
@@ -197,14 +197,14 @@ export class GatewayRuntime {
         named = entry.names!(delivery);
       } catch (err) {
         // unreadable, and not stored: nothing vouches for it
-        this.throttle.refused(address);
+        await this.refused(address);
         throw isBillingError(err) && err.code === 'billing_bad_request' ? err : unreadable();
       }
     }
     if (unsigned && !(await this.isOurs(p, named))) {
       // nothing vouches for this body: it gets no row, no call to the gateway, and the answer of an
       // unknown payment (so it learns nothing), and counts against its address
-      this.throttle.refused(address);
+      await this.refused(address);
       log.info({ ip: req.ip, bytes: req.raw.length }, 'webhook dropped: it names no payment of ours');
       return OK;
     }
@@ -217,17 +217,21 @@ export class GatewayRuntime {
     // the gateway retrying what is already applied: answered from one key lookup, with no inbox row and
     // no transaction, so that a retry storm costs what a primary-key lookup costs
     if (read.events && (await this.alreadyApplied(p, read.events))) {
-      if (unsigned) this.throttle.refused(address);
       log.debug('webhook duplicate: every event already applied');
       return OK;
     }
     if (unsigned && read.events?.every((e) => e.command.action === 'ignore')) {
-      this.throttle.refused(address);
+      await this.refused(address);
       log.info({ ip: req.ip }, 'webhook dropped: the gateway reports nothing to apply');
       return OK;
     }
     const inboxId = await this.store(p, req.action, delivery);
     return this.apply(p, entry, delivery, ctx, inboxId, log, read);
+  }
+
+  /** Counts a request of `address` that did no work (a gateway's retries of what applied are not counted). */
+  private async refused(address: string): Promise<void> {
+    this.throttle.refused(address, await this.d.options.get('gateway_webhook_max_refusals'));
   }
 
   /** Whether an unsigned delivery names a payment of this method (one indexed read, no call out). */

@@ -1,5 +1,23 @@
-/** How many webhook requests one client address may have refused in a window before it is turned away. */
-export const WEBHOOK_REFUSALS_PER_WINDOW = 20;
+import type { SettingsDeclaration } from '../../options/option-map.ts';
+
+declare module '../../options/option-map.ts' {
+  interface OptionMap {
+    gateway_webhook_max_refusals: number;
+  }
+}
+
+/** The throttle's setting, declared by the payments module. */
+export const WEBHOOK_THROTTLE_SETTINGS = {
+  gateway_webhook_max_refusals: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 100_000,
+    default: 20,
+    description:
+      'Webhook requests one client address may have refused in a minute (bad signature, naming no payment of ours) before it is turned away for a minute',
+  },
+} as const satisfies SettingsDeclaration;
+
 /** The window, and how long an address that went over stays turned away. */
 export const WEBHOOK_REFUSAL_WINDOW_MS = 60_000;
 /** Addresses remembered at once: the oldest is forgotten first, so the map cannot grow without bound. */
@@ -14,9 +32,10 @@ interface Count {
 
 /**
  * Counts, per client address, the webhook requests that did no work: a bad signature, or an unsigned
- * delivery that names no payment of ours or changes nothing. A gateway's own deliveries verify and
- * apply, so they are not counted; an address that sends more than `WEBHOOK_REFUSALS_PER_WINDOW` of the
- * others in a window is answered 429 before anything is read, for a window. Kept in memory per
+ * delivery that is unreadable, names no payment of ours or reports nothing to apply. A gateway's own
+ * deliveries verify and apply (or repeat what applied), so they are not counted; an address that sends
+ * more than `gateway_webhook_max_refusals` of the others in a window is answered 429 before anything is
+ * read, for a window. Kept in memory per
  * instance: what it bounds is this instance's work (signature checks, look-ups), and a count in the
  * database would itself be a write per anonymous request.
  */
@@ -37,8 +56,8 @@ export class WebhookThrottle {
     return 0;
   }
 
-  /** One more request of `address` that did no work. */
-  refused(address: string): void {
+  /** One more request of `address` that did no work; more than `limit` in the window turns it away. */
+  refused(address: string, limit: number): void {
     const now = this.now();
     let c = this.counts.get(address);
     if (!c || now - c.since > WEBHOOK_REFUSAL_WINDOW_MS) {
@@ -49,7 +68,7 @@ export class WebhookThrottle {
       this.counts.delete(address);
     }
     c.refused++;
-    if (c.refused > WEBHOOK_REFUSALS_PER_WINDOW) c.until = now + WEBHOOK_REFUSAL_WINDOW_MS;
+    if (c.refused > limit) c.until = now + WEBHOOK_REFUSAL_WINDOW_MS;
     this.counts.set(address, c);
     while (this.counts.size > MAX_ADDRESSES) this.counts.delete(this.counts.keys().next().value!);
   }
