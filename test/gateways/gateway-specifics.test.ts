@@ -5,7 +5,7 @@ import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { billing } from '../helpers/cli.ts';
-import { bootKernel } from '../helpers/kernel.ts';
+import { bootKernel, eventually } from '../helpers/kernel.ts';
 import { Browser, makeUser } from '../identity/support.ts';
 import { A_SIGNING, C_KEY, D_LOGIN, D_SIGNATURE_KEY, DRIVERS, E_SECRET, sentToGateway, squareAccepts, type Driver } from './drivers.ts';
 
@@ -404,7 +404,10 @@ describe('settings', () => {
     });
 
     it('changed on the settings screen, it empties the secrets in the same write; secrets given with it are kept', async () => {
-      expect(await save({ gateway_e_api_base: 'https://api.elsewhere.example' })).toMatchObject({ status: 200 });
+      expect(await save({ gateway_e_api_base: 'https://api.elsewhere.example' })).toMatchObject({
+        status: 200,
+        body: { success: true, data: { saved: ['gateway_e_api_base'], cleared: ['gateway_e_secret_key'] } },
+      });
       expect(await secret()).toBe('');
       const note = await k.db.query<{ details: any }>(
         "select details from billing_audit_log where action = 'option.delete' and object_id = 'gateway_e_secret_key' order by id desc limit 1",
@@ -419,12 +422,19 @@ describe('settings', () => {
       });
       expect(await secret()).toBe('sk_new');
       // a new base and its secret in one save, the secret listed first: the secret is the one kept
-      expect(await save({ gateway_e_secret_key: E_SECRET, gateway_e_api_base: d.E!.fake.url })).toMatchObject({ status: 200 });
+      expect(await save({ gateway_e_secret_key: E_SECRET, gateway_e_api_base: d.E!.fake.url })).toMatchObject({
+        status: 200,
+        body: { data: { cleared: [] } },
+      });
       expect([await k.options.get('gateway_e_api_base'), await secret()]).toEqual([d.E!.fake.url, E_SECRET]);
-      // the CLI's way, one option at a time, the same
-      await k.options.set('gateway_e_api_base', 'https://api.paystack.co', CLI);
-      expect(await secret()).toBe('');
-    });
+      // the CLI's way, one option at a time, the same, and it says so
+      const { code, stdout } = await billing(db.url, ['option', 'set', 'gateway_e_api_base', 'https://api.paystack.co']);
+      expect([code, stdout.trim()]).toEqual([
+        0,
+        'Option gateway_e_api_base set to https://api.paystack.co. Emptied with it (a new API base): gateway_e_secret_key.',
+      ]);
+      expect(await eventually(async () => (await secret()) === '')).toBe(true);
+    }, 60_000);
 
     it('may be http: to this machine only where the process allows it, and a refused base is never called', async () => {
       await d.E!.configure(k);
