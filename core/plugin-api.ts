@@ -40,10 +40,11 @@ export type {
   GatewayContext,
   GatewayDelivery,
   GatewayEvent,
+  GatewayPaymentRef,
   GatewayPaymentView,
   GatewayProvider,
 } from './payments/gateways/gateway-provider.ts';
-export { unreadable, constantTimeEqual } from './payments/gateways/gateway-helpers.ts';
+export { unreadable, unreachable, constantTimeEqual } from './payments/gateways/gateway-helpers.ts';
 export { Money, Decimal, isCurrency, minorUnits, type CurrencyCode, type DecimalInput } from './money/index.ts';
 export { isCountry, normalizeVatNumber, vatCategory, type TaxBreakdownEntry, type VatCategoryCode } from './tax/index.ts';
 export { pdfFilename } from './pdf/file-name.ts';

@@ -4,11 +4,13 @@ import { createHmac } from 'node:crypto';
 import {
   constantTimeEqual,
   definePlugin,
+  isCurrency,
   Money,
   unreadable,
   type CurrencyCode,
   type GatewayContext,
   type GatewayEvent,
+  type GatewayPaymentRef,
   type GatewayProvider,
 } from '../../core/plugin-api.ts';
 
@@ -31,17 +33,37 @@ interface Intent {
   metadata?: Record<string, string>;
 }
 
-const major = (minor: number, currency: string) => Money.fromMinor(minor, currency.toUpperCase() as CurrencyCode).toString();
+/**
+ * An amount in minor units of an event, in the currency's major unit. An event without a currency or
+ * with an amount that is no whole number of minor units cannot be read (400): the gateway retrying
+ * it would not make it readable.
+ */
+function major(minor: unknown, currency: unknown): string {
+  const code = typeof currency === 'string' ? currency.toUpperCase() : '';
+  if (!isCurrency(code)) throw unreadable('A gateway A amount carries its currency.');
+  if (typeof minor !== 'number' || !Number.isSafeInteger(minor) || minor < 0)
+    throw unreadable('A gateway A amount is a whole number of minor units.');
+  return Money.fromMinor(minor, code as CurrencyCode).toString();
+}
 const auth = (ctx: GatewayContext) => ({ authorization: `Bearer ${String(ctx.settings.gateway_a_secret_key)}` });
+
+/**
+ * The payment of ours an intent concerns: the one its metadata names, else — money paid outside the pay
+ * route, which `billing_invoice_id` recorded as a new payment with the intent as its transaction id —
+ * the one the core finds by that id.
+ */
+function paymentOf(pi: Pick<Intent, 'id' | 'metadata'>): GatewayPaymentRef {
+  const reference = pi.metadata?.billing_payment_reference;
+  return reference ? { reference } : { transactionId: pi.id };
+}
 
 /** What a succeeded or failed PaymentIntent means; keyed by the intent, so a webhook and a look-up count once. */
 function fromIntent(pi: Intent, succeeded: boolean): GatewayEvent[] {
+  if (typeof pi.id !== 'string' || !pi.id) throw unreadable('A gateway A payment intent carries its id.');
   const reference = pi.metadata?.billing_payment_reference;
   const invoiceId = Number(pi.metadata?.billing_invoice_id);
   const key = `${pi.id}:${succeeded ? 'succeeded' : 'failed'}`;
-  if (!succeeded) {
-    return reference ? [{ key, command: { action: 'fail', payment: { reference }, reason: 'payment failed at gateway A' } }] : [];
-  }
+  if (!succeeded) return [{ key, command: { action: 'fail', payment: paymentOf(pi), reason: 'payment failed at gateway A' } }];
   const money = { amount: major(pi.amount_received ?? 0, pi.currency), currency: pi.currency.toUpperCase(), transactionId: pi.id };
   if (reference) return [{ key, command: { action: 'complete', payment: { reference }, ...money } }];
   // paid outside our pay route for one of our invoices: recorded as a new payment
@@ -85,15 +107,18 @@ const provider: GatewayProvider = {
       case 'payment_intent.payment_failed':
         return fromIntent(object, false);
       case 'charge.refunded': {
+        const total = major(object.amount_refunded, object.currency);
         // a charge does not inherit its intent's metadata: ask the gateway for the intent when it is not there
         let reference: string | undefined = object.metadata?.billing_payment_reference;
-        if (!reference && typeof object.payment_intent === 'string') {
-          const res = await ctx.api(`/v1/payment_intents/${encodeURIComponent(object.payment_intent)}`, { headers: auth(ctx) });
+        const intent = typeof object.payment_intent === 'string' && object.payment_intent ? object.payment_intent : null;
+        if (!reference && intent) {
+          const res = await ctx.api(`/v1/payment_intents/${encodeURIComponent(intent)}`, { headers: auth(ctx) });
           if (res.ok) reference = ((await res.json()) as Intent).metadata?.billing_payment_reference;
         }
-        if (!reference) return [{ key: event.id, command: { action: 'ignore', reason: 'refund of a charge that is not ours' } }];
-        const total = major(Number(object.amount_refunded ?? 0), String(object.currency ?? ''));
-        return [{ key: event.id, command: { action: 'refund_to', payment: { reference }, refundedTotal: total } }];
+        // without a reference it may still be money recorded from billing_invoice_id: the intent names it
+        const payment: GatewayPaymentRef | null = reference ? { reference } : intent ? { transactionId: intent } : null;
+        if (!payment) return [{ key: event.id, command: { action: 'ignore', reason: 'refund of a charge with no payment intent' } }];
+        return [{ key: event.id, command: { action: 'refund_to', payment, refundedTotal: total } }];
       }
       default:
         return [{ key: event.id, command: { action: 'ignore', reason: `event type ${event.type}` } }];
@@ -149,7 +174,7 @@ export default definePlugin({
   settings: {
     gateway_a_secret_key: { type: 'string', default: '', secret: true, description: 'Secret API key (sk_…): creates checkouts' },
     gateway_a_signing_secret: { type: 'string', default: '', secret: true, description: 'Webhook signing secret (whsec_…)' },
-    gateway_a_api_base: { type: 'string', format: 'uri', default: 'https://api.stripe.com', description: "The gateway's API" },
+    gateway_a_api_base: { type: 'string', format: 'api-base', default: 'https://api.stripe.com', description: "The gateway's API" },
   },
   gateways: [provider],
 });

@@ -170,7 +170,7 @@ export default definePlugin({
       default: '',
       description: 'The notification URL exactly as registered at the gateway (it is part of the signature)',
     },
-    gateway_c_api_base: { type: 'string', format: 'uri', default: 'https://connect.squareup.com', description: "The gateway's API" },
+    gateway_c_api_base: { type: 'string', format: 'api-base', default: 'https://connect.squareup.com', description: "The gateway's API" },
   },
   gateways: [provider],
 });

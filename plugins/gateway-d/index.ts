@@ -1,10 +1,11 @@
 // Gateway D (Authorize.Net-shaped): a hosted payment page whose order carries our reference as its
 // `invoiceNumber`, webhooks signed `sha512=<hex HMAC-SHA512(signature key, body)>`, and the legacy relay
-// response `billing_gateway_d_response` with its optional MD5 (contract §7).
+// response `billing_gateway_d_response`, which is believed only as far as the gateway's API confirms it.
 import { createHash, createHmac } from 'node:crypto';
 import {
   constantTimeEqual,
   definePlugin,
+  unreachable,
   unreadable,
   type GatewayContext,
   type GatewayDelivery,
@@ -43,7 +44,10 @@ async function call(ctx: GatewayContext, request: Record<string, unknown>, missi
   });
   const body = JSON.parse((await res.text()).replace(/^\uFEFF/, '') || '{}');
   if (missing && body?.messages?.message?.[0]?.code === 'E00040') return null;
-  if (!res.ok || body?.messages?.resultCode !== 'Ok') throw new Error(`gateway D refused ${Object.keys(request)[0]} (${res.status})`);
+  if (!res.ok || body?.messages?.resultCode !== 'Ok') {
+    ctx.log.warn({ request: Object.keys(request)[0], status: res.status, code: body?.messages?.message?.[0]?.code }, 'gateway D refused');
+    throw unreachable();
+  }
   return body;
 }
 
@@ -66,11 +70,24 @@ function form(delivery: GatewayDelivery): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(delivery.raw.toString('utf8')));
 }
 
+/** The relay's transaction id: the one field of its post that is used. */
+function transId(delivery: GatewayDelivery): string {
+  const id = form(delivery).x_trans_id;
+  if (!id || !/^\d{1,20}$/.test(id)) throw unreadable('A relay response carries x_trans_id.');
+  return id;
+}
+
+/**
+ * The legacy relay. Its MD5 (when `gateway_d_md5_hash` is set) covers the login, the transaction id and
+ * the amount — neither the response code nor the invoice number — so a captured decline replayed as
+ * an approval, or with another invoice number, would still verify. Only the transaction id is taken
+ * from the post: its status, amount and invoice number are read from the gateway's API.
+ */
 const relay = {
   action: 'billing_gateway_d_response',
   verify(delivery: GatewayDelivery, ctx: GatewayContext) {
     const hash = String(ctx.settings.gateway_d_md5_hash ?? '');
-    if (!hash) return true; // without an MD5 setting parse confirms the transaction with the API instead
+    if (!hash) return true; // nothing in the post is believed anyway: parse reads the transaction from the API
     const f = form(delivery);
     const expected = createHash('md5')
       .update(`${hash}${String(ctx.settings.gateway_d_api_login_id)}${f.x_trans_id ?? ''}${f.x_amount ?? ''}`)
@@ -78,18 +95,17 @@ const relay = {
       .toUpperCase();
     return constantTimeEqual(String(f.x_MD5_Hash ?? '').toUpperCase(), expected);
   },
+  // which payment of ours the post claims: the core asks the API nothing for a post that names none
+  names(delivery: GatewayDelivery) {
+    transId(delivery);
+    const reference = form(delivery).x_invoice_num;
+    return reference ? { reference } : null;
+  },
   async parse(delivery: GatewayDelivery, ctx: GatewayContext): Promise<GatewayEvent[]> {
-    const f = form(delivery);
-    if (!f.x_trans_id || !/^\d{1,20}$/.test(f.x_trans_id)) throw unreadable('A relay response carries x_trans_id.');
-    if (String(ctx.settings.gateway_d_md5_hash ?? '')) {
-      if (!f.x_invoice_num)
-        return [{ key: `transaction:${f.x_trans_id}:unknown`, command: { action: 'ignore', reason: 'no invoice number' } }];
-      return [transaction(f.x_trans_id, f.x_invoice_num, f.x_response_code === '1', f.x_amount ?? '')];
-    }
-    const found = await call(ctx, { getTransactionDetailsRequest: { merchantAuthentication: auth(ctx), transId: f.x_trans_id } }, true);
+    const id = transId(delivery);
+    const found = await call(ctx, { getTransactionDetailsRequest: { merchantAuthentication: auth(ctx), transId: id } }, true);
     const t = found?.transaction;
-    if (!t?.order?.invoiceNumber)
-      return [{ key: `transaction:${f.x_trans_id}:unknown`, command: { action: 'ignore', reason: 'not ours' } }];
+    if (!t?.order?.invoiceNumber) return [{ key: `transaction:${id}:unknown`, command: { action: 'ignore', reason: 'not ours' } }];
     if (!CAPTURED.has(t.transactionStatus) && !DECLINED.has(t.transactionStatus))
       return [
         {
@@ -97,7 +113,9 @@ const relay = {
           command: { action: 'ignore', reason: `transaction ${t.transactionStatus}` },
         },
       ];
-    return [transaction(t.transId, t.order.invoiceNumber, CAPTURED.has(t.transactionStatus), String(t.settleAmount ?? t.authAmount))];
+    return [
+      transaction(String(t.transId), t.order.invoiceNumber, CAPTURED.has(t.transactionStatus), String(t.settleAmount ?? t.authAmount)),
+    ];
   },
 };
 
@@ -186,7 +204,7 @@ export default definePlugin({
     gateway_d_transaction_key: { type: 'string', default: '', secret: true, description: 'Transaction Key' },
     gateway_d_signature_key: { type: 'string', default: '', secret: true, description: 'Signature Key: webhooks are refused while unset' },
     gateway_d_md5_hash: { type: 'string', default: '', secret: true, description: 'MD5 Hash of the legacy relay response (optional)' },
-    gateway_d_api_base: { type: 'string', format: 'uri', default: 'https://api.authorize.net', description: "The gateway's API" },
+    gateway_d_api_base: { type: 'string', format: 'api-base', default: 'https://api.authorize.net', description: "The gateway's API" },
   },
   gateways: [provider],
 });

@@ -124,7 +124,7 @@ export default definePlugin({
   compatibility: '>=0.1.0',
   settings: {
     gateway_e_secret_key: { type: 'string', default: '', secret: true, description: 'Secret key (sk_…): API calls and webhook signatures' },
-    gateway_e_api_base: { type: 'string', format: 'uri', default: 'https://api.paystack.co', description: "The gateway's API" },
+    gateway_e_api_base: { type: 'string', format: 'api-base', default: 'https://api.paystack.co', description: "The gateway's API" },
   },
   gateways: [provider],
 });

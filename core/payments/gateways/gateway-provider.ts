@@ -1,6 +1,5 @@
 import type { DecimalInput } from '../../money/index.ts';
 import type { Logger } from '../../log.ts';
-import type { PaymentRef } from '../payment-core.ts';
 
 /**
  * The gateway provider contract (docs/gateways.md). A gateway plugin declares one provider per
@@ -26,9 +25,19 @@ export interface GatewayProvider {
   /** Checks a delivery's signature over its raw bytes (constant-time); false is a 401. */
   verify(delivery: GatewayDelivery, ctx: GatewayContext): Promise<boolean> | boolean;
   /**
+   * Only for an entry whose deliveries carry no signature (B's webhook, D's legacy relay), where `parse`
+   * asks the gateway's API what is true: the payment of ours the body says it concerns, read from the
+   * body alone (no call out). The core looks it up among this method's payments first, and a delivery
+   * that names none of ours is answered 200 and dropped — not stored, the gateway's API not called, and
+   * counted against its client address. Throw `unreadable()` for a body that cannot be read; null: it
+   * names no payment.
+   */
+  names?(delivery: GatewayDelivery): GatewayPaymentRef | null;
+  /**
    * What a verified delivery means: one event per change it reports, each with the gateway's own key
-   * for it. Throw `unreadable()` for a body that cannot be read (400) and let `ctx.api` failures
-   * propagate (503: the gateway will retry).
+   * for it. Whatever it throws is a body that cannot be read (400; `unreadable()` says why), except a
+   * gateway that cannot be asked: let `ctx.api` failures propagate, or throw `unreachable()` when the
+   * gateway's API refuses us (503: the gateway will retry).
    */
   parse(delivery: GatewayDelivery, ctx: GatewayContext): Promise<GatewayEvent[]>;
   /** Creates the gateway-side object for a pending payment and answers where to send the customer. */
@@ -44,12 +53,19 @@ export interface GatewayProvider {
    * Further webhook entry points of the same gateway with their own verification and reading (the
    * legacy relay of gateway D: `billing_gateway_d_response`).
    */
-  readonly relays?: ReadonlyArray<{
-    action: string;
-    verify(delivery: GatewayDelivery, ctx: GatewayContext): Promise<boolean> | boolean;
-    parse(delivery: GatewayDelivery, ctx: GatewayContext): Promise<GatewayEvent[]>;
-  }>;
+  readonly relays?: ReadonlyArray<GatewayEntry & { action: string }>;
 }
+
+/** One entry point of a gateway: its webhook, or a relay. */
+export type GatewayEntry = Pick<GatewayProvider, 'verify' | 'parse' | 'names'>;
+
+/**
+ * Which payment of ours an event concerns: our `reference` (what every gateway-side object carries), or
+ * — for money the gateway's success events recorded without one (A's `billing_invoice_id`) — the
+ * gateway's own id, kept as the payment's `transaction_id`. The core looks either up among this
+ * method's payments only.
+ */
+export type GatewayPaymentRef = { reference: string } | { transactionId: string };
 
 /** One delivery to a gateway's webhook, as it arrived. */
 export interface GatewayDelivery {
@@ -93,10 +109,17 @@ export interface GatewayEvent {
  * pending payment, or it is marked for review and nothing completes.
  */
 export type GatewayCommand =
-  | { action: 'complete'; payment: PaymentRef; amount?: DecimalInput; currency?: string; transactionId?: string | null; date?: Date }
-  | { action: 'fail'; payment: PaymentRef; reason?: string }
-  | { action: 'refund'; payment: PaymentRef; amount: DecimalInput; reason?: string }
-  | { action: 'refund_to'; payment: PaymentRef; refundedTotal: DecimalInput; reason?: string }
+  | {
+      action: 'complete';
+      payment: GatewayPaymentRef;
+      amount?: DecimalInput;
+      currency?: string;
+      transactionId?: string | null;
+      date?: Date;
+    }
+  | { action: 'fail'; payment: GatewayPaymentRef; reason?: string }
+  | { action: 'refund'; payment: GatewayPaymentRef; amount: DecimalInput; reason?: string }
+  | { action: 'refund_to'; payment: GatewayPaymentRef; refundedTotal: DecimalInput; reason?: string }
   /** Money confirmed for an invoice with no payment of ours (gateway A's `billing_invoice_id`): recorded as completed. */
   | { action: 'record'; invoiceId: number; amount: DecimalInput; currency?: string; transactionId?: string | null; date?: Date }
   /** Nothing to do (an event type we do not handle); answered 200 and logged. */
