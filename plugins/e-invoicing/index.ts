@@ -22,7 +22,7 @@ import { unreadable } from './safe-xml.ts';
 import { ublXml } from './ubl.ts';
 import { documentLinks, readerScreen } from './screens.ts';
 
-declare module '../../core/options/option-map.ts' {
+declare module 'billing-service' {
   interface OptionMap {
     einvoice_required: boolean;
     einvoice_iban: string;

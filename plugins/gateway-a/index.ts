@@ -14,12 +14,16 @@ import {
   type GatewayProvider,
 } from '../../core/plugin-api.ts';
 
-declare module '../../core/options/option-map.ts' {
-  interface OptionMap {
-    gateway_a_secret_key: string;
-    gateway_a_signing_secret: string;
-    gateway_a_api_base: string;
-  }
+/** The gateway's settings: options (declared below as data) and the keys its provider reads. */
+interface GatewayASettings {
+  gateway_a_secret_key: string;
+  gateway_a_signing_secret: string;
+  gateway_a_api_base: string;
+}
+type Setting = keyof GatewayASettings;
+
+declare module 'billing-service' {
+  interface OptionMap extends GatewayASettings {}
 }
 
 /** How old a signed timestamp may be: replays of a captured delivery are refused after this. */
@@ -45,7 +49,7 @@ function major(minor: unknown, currency: unknown): string {
     throw unreadable('A gateway A amount is a whole number of minor units.');
   return Money.fromMinor(minor, code as CurrencyCode).toString();
 }
-const auth = (ctx: GatewayContext) => ({ authorization: `Bearer ${String(ctx.settings.gateway_a_secret_key)}` });
+const auth = (ctx: GatewayContext<Setting>) => ({ authorization: `Bearer ${ctx.settings.gateway_a_secret_key}` });
 
 /**
  * The payment of ours an intent concerns: the one its metadata names, else — money paid outside the pay
@@ -71,7 +75,7 @@ function fromIntent(pi: Intent, succeeded: boolean): GatewayEvent[] {
   return [{ key, command: { action: 'ignore', reason: 'no billing metadata' } }];
 }
 
-const provider: GatewayProvider = {
+const provider: GatewayProvider<Setting> = {
   method: 'gateway_a',
   title: 'Card (gateway A)',
   settings: ['gateway_a_secret_key', 'gateway_a_signing_secret', 'gateway_a_api_base'],
@@ -87,7 +91,7 @@ const provider: GatewayProvider = {
     const given = parts.filter(([k]) => k === 'v1').map(([, v]) => v ?? '');
     if (!/^\d{1,12}$/.test(t) || !given.length) return false;
     if (Math.abs(delivery.receivedAt.getTime() / 1000 - Number(t)) > TOLERANCE_S) return false;
-    const expected = createHmac('sha256', String(ctx.settings.gateway_a_signing_secret)).update(`${t}.`).update(delivery.raw).digest('hex');
+    const expected = createHmac('sha256', ctx.settings.gateway_a_signing_secret).update(`${t}.`).update(delivery.raw).digest('hex');
     // every v1 is compared, so the answer takes as long whichever matched (secrets being rolled carry two)
     return given.map((v) => constantTimeEqual(v, expected)).includes(true);
   },

@@ -10,11 +10,15 @@ import {
   type GatewayProvider,
 } from '../../core/plugin-api.ts';
 
-declare module '../../core/options/option-map.ts' {
-  interface OptionMap {
-    gateway_b_api_key: string;
-    gateway_b_api_base: string;
-  }
+/** The gateway's settings: options (declared below as data) and the keys its provider reads. */
+interface GatewayBSettings {
+  gateway_b_api_key: string;
+  gateway_b_api_base: string;
+}
+type Setting = keyof GatewayBSettings;
+
+declare module 'billing-service' {
+  interface OptionMap extends GatewayBSettings {}
 }
 
 interface BPayment {
@@ -27,10 +31,10 @@ interface BPayment {
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 const FAILED = new Set(['failed', 'canceled', 'expired']);
-const auth = (ctx: GatewayContext) => ({ authorization: `Bearer ${String(ctx.settings.gateway_b_api_key)}` });
+const auth = (ctx: GatewayContext<Setting>) => ({ authorization: `Bearer ${ctx.settings.gateway_b_api_key}` });
 
 /** The gateway's payment, read from its API with our key; null when it does not know the id. */
-async function fetchPayment(id: string, ctx: GatewayContext): Promise<BPayment | null> {
+async function fetchPayment(id: string, ctx: GatewayContext<Setting>): Promise<BPayment | null> {
   const res = await ctx.api(`/v2/payments/${encodeURIComponent(id)}`, { headers: auth(ctx) });
   if (res.status === 404) return null;
   // our key refused, or another answer we cannot use: worth a retry once fixed
@@ -70,7 +74,7 @@ function events(p: BPayment): GatewayEvent[] {
   return [{ key, command: { action: 'ignore', reason: `status ${p.status}` } }];
 }
 
-const provider: GatewayProvider = {
+const provider: GatewayProvider<Setting> = {
   method: 'gateway_b',
   title: 'Gateway B',
   settings: ['gateway_b_api_key', 'gateway_b_api_base'],

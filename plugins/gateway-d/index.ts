@@ -13,30 +13,34 @@ import {
   type GatewayProvider,
 } from '../../core/plugin-api.ts';
 
-declare module '../../core/options/option-map.ts' {
-  interface OptionMap {
-    gateway_d_api_login_id: string;
-    gateway_d_transaction_key: string;
-    gateway_d_signature_key: string;
-    gateway_d_md5_hash: string;
-    gateway_d_api_base: string;
-  }
+/** The gateway's settings: options (declared below as data) and the keys its provider reads. */
+interface GatewayDSettings {
+  gateway_d_api_login_id: string;
+  gateway_d_transaction_key: string;
+  gateway_d_signature_key: string;
+  gateway_d_md5_hash: string;
+  gateway_d_api_base: string;
+}
+type Setting = keyof GatewayDSettings;
+
+declare module 'billing-service' {
+  interface OptionMap extends GatewayDSettings {}
 }
 
 /** Transaction states that mean the money was captured (reconciliation reads these). */
 const CAPTURED = new Set(['capturedPendingSettlement', 'settledSuccessfully']);
 const DECLINED = new Set(['declined', 'voided', 'expired', 'generalError', 'failedReview']);
 
-const auth = (ctx: GatewayContext) => ({
-  name: String(ctx.settings.gateway_d_api_login_id),
-  transactionKey: String(ctx.settings.gateway_d_transaction_key),
+const auth = (ctx: GatewayContext<Setting>) => ({
+  name: ctx.settings.gateway_d_api_login_id,
+  transactionKey: ctx.settings.gateway_d_transaction_key,
 });
 
 /**
  * One call of the gateway's JSON API (every call is a POST to one address; answers may start with a BOM).
  * With `missing`, a "record not found" (E00040) answers null instead of failing (a retry would not help).
  */
-async function call(ctx: GatewayContext, request: Record<string, unknown>, missing = false): Promise<any> {
+async function call(ctx: GatewayContext<Setting>, request: Record<string, unknown>, missing = false): Promise<any> {
   const res = await ctx.api('/xml/v1/request.api', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -85,12 +89,12 @@ function transId(delivery: GatewayDelivery): string {
  */
 const relay = {
   action: 'billing_gateway_d_response',
-  verify(delivery: GatewayDelivery, ctx: GatewayContext) {
-    const hash = String(ctx.settings.gateway_d_md5_hash ?? '');
+  verify(delivery: GatewayDelivery, ctx: GatewayContext<Setting>) {
+    const hash = ctx.settings.gateway_d_md5_hash;
     if (!hash) return true; // nothing in the post is believed anyway: parse reads the transaction from the API
     const f = form(delivery);
     const expected = createHash('md5')
-      .update(`${hash}${String(ctx.settings.gateway_d_api_login_id)}${f.x_trans_id ?? ''}${f.x_amount ?? ''}`)
+      .update(`${hash}${ctx.settings.gateway_d_api_login_id}${f.x_trans_id ?? ''}${f.x_amount ?? ''}`)
       .digest('hex')
       .toUpperCase();
     return constantTimeEqual(String(f.x_MD5_Hash ?? '').toUpperCase(), expected);
@@ -101,7 +105,7 @@ const relay = {
     const reference = form(delivery).x_invoice_num;
     return reference ? { reference } : null;
   },
-  async parse(delivery: GatewayDelivery, ctx: GatewayContext): Promise<GatewayEvent[]> {
+  async parse(delivery: GatewayDelivery, ctx: GatewayContext<Setting>): Promise<GatewayEvent[]> {
     const id = transId(delivery);
     const found = await call(ctx, { getTransactionDetailsRequest: { merchantAuthentication: auth(ctx), transId: id } }, true);
     const t = found?.transaction;
@@ -119,7 +123,7 @@ const relay = {
   },
 };
 
-const provider: GatewayProvider = {
+const provider: GatewayProvider<Setting> = {
   method: 'gateway_d',
   title: 'Gateway D',
   settings: ['gateway_d_api_login_id', 'gateway_d_transaction_key', 'gateway_d_signature_key', 'gateway_d_md5_hash', 'gateway_d_api_base'],
@@ -131,7 +135,7 @@ const provider: GatewayProvider = {
   verify(delivery, ctx) {
     const header = delivery.headers['x-gateway-d-signature'];
     if (typeof header !== 'string' || !header.toLowerCase().startsWith('sha512=')) return false;
-    const expected = createHmac('sha512', String(ctx.settings.gateway_d_signature_key)).update(delivery.raw).digest('hex');
+    const expected = createHmac('sha512', ctx.settings.gateway_d_signature_key).update(delivery.raw).digest('hex');
     return constantTimeEqual(header.slice(7).toLowerCase(), expected);
   },
 
@@ -178,7 +182,7 @@ const provider: GatewayProvider = {
     });
     if (typeof body.token !== 'string') throw new Error('gateway D answered no token');
     // the hosted form takes its token by POST only
-    return { redirectUrl: hostedPage(String(ctx.settings.gateway_d_api_base)), form: { token: body.token } };
+    return { redirectUrl: hostedPage(ctx.settings.gateway_d_api_base), form: { token: body.token } };
   },
 
   async lookup(payment, ctx) {

@@ -18,7 +18,7 @@ import { PAD_SCRIPT, PAD_SCRIPT_PATH } from './pad-script.ts';
 import { checkSignaturePng } from './png.ts';
 import { contentSha256, dataUrl, insertSignature, signatureFor, signedLine, type StoredSignature } from './signatures.ts';
 
-declare module '../../core/options/option-map.ts' {
+declare module 'billing-service' {
   interface OptionMap {
     quote_signature_required: boolean;
   }
@@ -31,7 +31,7 @@ export interface SignatureRecord {
   content_sha256: string;
 }
 
-declare module '../../core/hooks/hook-map.ts' {
+declare module 'billing-service' {
   interface ActionMap {
     billing_quote_signed: [quoteId: number, quote: BillingDocument, signature: SignatureRecord];
   }

@@ -483,8 +483,9 @@ export class GatewayRuntime {
   }
 
   private async context(p: GatewayProvider): Promise<GatewayContext> {
-    const settings = p.settings.length ? await this.d.options.getMany(p.settings as Array<keyof OptionMap>) : {};
-    const base = p.apiBase ? String((settings as Record<string, unknown>)[p.apiBase] ?? '') : '';
+    // the provider's own keys only (typed for it by its GatewayProvider<K>)
+    const settings = (p.settings.length ? await this.d.options.getMany([...p.settings]) : {}) as GatewayContext['settings'];
+    const base = p.apiBase ? String(settings[p.apiBase] ?? '') : '';
     const log = this.d.log.child({ gateway: p.method });
     return {
       method: p.method,
