@@ -57,6 +57,24 @@ export class RestServer {
     if (this.routes.removeOwner(owner).length) this.compiled = null;
   }
 
+  /**
+   * The body limit of a request, in bytes, when its route declares one of its own (`bodyLimit`) and the
+   * body is of a type the route reads raw; null for every other request (the surface's default).
+   */
+  bodyLimitOf(req: Request): number | null {
+    let path: string;
+    try {
+      path = routePath(req.path);
+    } catch {
+      return null;
+    }
+    const endpoint = this.match(path)?.route.endpoints.find((e) => e.methods.includes(overriddenMethod(req) as HttpMethod));
+    const route = endpoint?.route;
+    const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!route?.bodyLimit || !route.requestTypes?.some((t) => t.toLowerCase() === type)) return null;
+    return route.bodyLimit;
+  }
+
   /** Express handler for everything under `/wp-json`. */
   handle = async (req: Request, res: Response): Promise<void> => {
     const method = overriddenMethod(req);
