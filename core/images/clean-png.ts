@@ -48,6 +48,9 @@ export async function cleanPng(bytes: Uint8Array, bounds: PngBounds): Promise<Pn
 /** The worker's bound was hit: the image is refused, in the same words as any other bad image. */
 class TooCostly extends BillingError {
   constructor(hit: 'time' | 'memory') {
-    super('billing_invalid_argument', hit === 'time' ? 'an image that takes too long to decode' : 'an image that needs too much memory to decode');
+    super(
+      'billing_invalid_argument',
+      hit === 'time' ? 'an image that takes too long to decode' : 'an image that needs too much memory to decode',
+    );
   }
 }

@@ -40,11 +40,21 @@ export function cleanPngNow(input: Uint8Array, bounds: PngBounds): PngCheck {
     return { ok: false, reason: `PNG image data that does not decode (${(e as Error).message.slice(0, 80)})` };
   }
   // the checked header is the only one, so these agree; a decoder that said otherwise is not trusted
-  if (decoded.width !== structure.width || decoded.height !== structure.height || decoded.data.length !== decoded.width * decoded.height * 4) {
+  if (
+    decoded.width !== structure.width ||
+    decoded.height !== structure.height ||
+    decoded.data.length !== decoded.width * decoded.height * 4
+  ) {
     return { ok: false, reason: 'PNG image data that does not decode to its dimensions' };
   }
   // no per-row filter search: encoding stays a few tens of milliseconds for the largest image allowed
-  const clean = pngjs.PNG.sync.write(decoded as pngjs.PNG, { colorType: 6, inputColorType: 6, bitDepth: 8, inputHasAlpha: true, filterType: 0 });
+  const clean = pngjs.PNG.sync.write(decoded as pngjs.PNG, {
+    colorType: 6,
+    inputColorType: 6,
+    bitDepth: 8,
+    inputHasAlpha: true,
+    filterType: 0,
+  });
   return { ok: true, bytes: clean, width: decoded.width, height: decoded.height };
 }
 

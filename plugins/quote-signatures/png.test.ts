@@ -1,8 +1,13 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import pngjs from 'pngjs';
+import { closeBoundedWorkers } from '../../core/workers/bounded-worker.ts';
 import { pngBytes, pngDataUrl } from '../../test/quote-signatures/png-fixture.ts';
+import { badFilterPng, duplicateHeaderPng, hugePng } from '../../test/security/hostile-files.ts';
 import { checkSignaturePng } from './png.ts';
 
-describe('checkSignaturePng', async () => {
+afterAll(() => closeBoundedWorkers());
+
+describe('checkSignaturePng', () => {
   it('accepts a canvas-sized RGBA PNG', async () => {
     const check = await checkSignaturePng(pngDataUrl(pngBytes(600, 180)));
     expect(check).toMatchObject({ ok: true, width: 600, height: 180 });
@@ -33,7 +38,10 @@ describe('checkSignaturePng', async () => {
       ok: false,
       reason: expect.stringMatching(/^dimensions 3000×10/),
     });
-    expect(await checkSignaturePng(pngDataUrl(pngBytes(10, 1200)))).toMatchObject({ ok: false, reason: expect.stringMatching(/^dimensions/) });
+    expect(await checkSignaturePng(pngDataUrl(pngBytes(10, 1200)))).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^dimensions/),
+    });
   });
 
   it('refuses damaged and truncated files', async () => {
@@ -55,5 +63,34 @@ describe('checkSignaturePng', async () => {
       ok: false,
       reason: expect.stringMatching(/does not decode/),
     });
+  });
+
+  it('refuses a second header, a bad row filter and huge declared dimensions', async () => {
+    expect(await checkSignaturePng(pngDataUrl(duplicateHeaderPng()))).toMatchObject({
+      ok: false,
+      reason: 'a PNG with more than one header',
+    });
+    expect(await checkSignaturePng(pngDataUrl(badFilterPng()))).toMatchObject({ ok: false, reason: expect.stringMatching(/filter/) });
+    expect(await checkSignaturePng(pngDataUrl(hugePng()))).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^dimensions 100000×100000/),
+    });
+  });
+
+  it('keeps only the image, encoded again: nothing else the file carried', async () => {
+    const [sig, ...chunks] = [pngBytes(120, 40).subarray(0, 8), pngBytes(120, 40).subarray(8)];
+    // a text chunk with a payload, before the image data
+    const text = Buffer.from('tEXtComment\0<script>alert(1)</script>', 'latin1');
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(text.length - 4);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE((await import('node:zlib')).crc32(text));
+    const withText = Buffer.concat([sig!, chunks[0]!.subarray(0, 25), len, text, crc, chunks[0]!.subarray(25)]);
+    const check = await checkSignaturePng(pngDataUrl(withText));
+    if (!check.ok) throw new Error(check.reason);
+    expect(check.bytes.includes('script')).toBe(false);
+    const decoded = pngjs.PNG.sync.read(check.bytes);
+    expect([decoded.width, decoded.height]).toEqual([120, 40]);
+    expect(decoded.data.equals(pngjs.PNG.sync.read(pngBytes(120, 40)).data)).toBe(true);
   });
 });
