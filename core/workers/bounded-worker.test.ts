@@ -61,7 +61,12 @@ describe('runBounded', () => {
     const codes = await Promise.all(jobs);
     expect(codes).toContain('billing_busy');
     expect(codes).toContain('billing_invalid_argument');
-    const busy = await Promise.all(Array.from({ length: 20 }, () => run({ mode: 'spin' }, 300).catch((e: BillingError) => e)));
-    expect(busy.find((e) => e.code === 'billing_busy')).toMatchObject({ status: 503, data: { retry_after: expect.any(Number) } });
+    const busy = await Promise.all(
+      Array.from({ length: 20 }, () => run({ mode: 'spin' }, 300).catch((e: BillingError) => e as BillingError)),
+    );
+    expect(busy.find((e) => (e as BillingError).code === 'billing_busy')).toMatchObject({
+      status: 503,
+      data: { retry_after: expect.any(Number) },
+    });
   });
 });

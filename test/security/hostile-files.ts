@@ -39,6 +39,12 @@ export function selfReferencingPdf(n: number): Buffer {
   ]);
 }
 
+/** A PDF whose attachment name tree has one leaf of `entries` names that lead nowhere: a wide, flat walk. */
+export function wideNameTreePdf(entries: number): Buffer {
+  const names = Array.from({ length: entries }, (_, i) => `(n${i}) null`).join(' ');
+  return pdf(['<< /Type /Catalog /Names 2 0 R >>', '<< /EmbeddedFiles 3 0 R >>', `<< /Names [${names}] >>`]);
+}
+
 /**
  * A zlib stream of `size` zero bytes, built without compressing them all: after a full flush the
  * compressor starts afresh, so the block for one chunk of zeros is the block for every chunk; it is
