@@ -7,6 +7,7 @@ import type { PdfDocumentModel } from '../../core/pdf/document-model.ts';
 import { PdfRenderer } from '../../core/pdf/pdf-renderer.ts';
 import { sampleInvoice } from '../../core/pdf/sample-document.ts';
 import { pdfText } from './pdf-text.ts';
+import { closeBoundedWorkers } from '../../core/workers/bounded-worker.ts';
 
 const paid = (overrides: Partial<PdfDocumentModel> = {}) =>
   sampleInvoice({
@@ -233,6 +234,8 @@ describe('PDF renderer under load', () => {
     const renderer = new PdfRenderer({ poolSize: 1 });
     try {
       await renderer.renderDocument(sampleInvoice({ number: 'INV-4200' }));
+      // the image checks of earlier tests (logos) leave their workers, at the same priority, idle for a while
+      await closeBoundedWorkers();
       const { readdirSync, readFileSync } = await import('node:fs');
       // field 19 of /proc/<pid>/task/<tid>/stat is the thread's nice value (after the command in parentheses)
       const nice = readdirSync('/proc/self/task').map((tid) => {
