@@ -86,7 +86,10 @@ export function createApp(parts: AppParts): Express {
   return app;
 }
 
-/** REST bodies: 1 MiB, or the limit the request's route declares for the raw files it reads (an e-invoice upload). */
+/**
+ * REST bodies: 1 MiB, or the limit the request's route declares for the raw files it reads (an e-invoice
+ * upload), for a caller allowed on that route.
+ */
 function restBody(rest: RestServer): RequestHandler {
   const parsers = new Map<number | string, RequestHandler>();
   const parser = (limit: number | string) => {
@@ -94,7 +97,12 @@ function restBody(rest: RestServer): RequestHandler {
     if (!p) parsers.set(limit, (p = express.raw({ limit, type: () => true })));
     return p;
   };
-  return (req, res, next) => parser(rest.bodyLimitOf(req) ?? BODY_LIMIT)(req, res, next);
+  return (req, res, next) => {
+    rest.bodyLimitOf(req).then(
+      (limit) => parser(limit ?? BODY_LIMIT)(req, res, next),
+      () => parser(BODY_LIMIT)(req, res, next),
+    );
+  };
 }
 
 /** Body parser failures in the surface's own error shape: 413 too large, 400 unreadable JSON. */

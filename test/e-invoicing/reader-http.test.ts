@@ -86,6 +86,30 @@ describe('POST /einvoices/read: its own 20 MiB limit', () => {
     expect(over).toMatchObject({ status: 413, body: { code: 'rest_payload_too_large' } });
   }, 60_000);
 
+  it('holds a large body only for a caller allowed on the route: others get 413 before it is read', async () => {
+    const body = `<x>${' '.repeat(2 * 1024 * 1024)}</x>`;
+    const anonymous = await fetch(`${k.url}/wp-json/billing/v1/einvoices/read`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/xml' },
+      body,
+    });
+    expect(anonymous.status).toBe(413);
+    const subscriber = await makeUser(k, 'reader-sub', 'subscriber');
+    const refused = await fetch(`${k.url}/wp-json/billing/v1/einvoices/read`, {
+      method: 'POST',
+      headers: { authorization: subscriber.authorization, 'content-type': 'application/xml' },
+      body,
+    });
+    expect(refused.status).toBe(413);
+    // a small body from them is read far enough to be refused for who they are
+    const small = await fetch(`${k.url}/wp-json/billing/v1/einvoices/read`, {
+      method: 'POST',
+      headers: { authorization: subscriber.authorization, 'content-type': 'application/xml' },
+      body: '<x/>',
+    });
+    expect(small.status).toBe(403);
+  });
+
   it('keeps 1 MiB for every other body, and for that route’s other content types', async () => {
     const json = JSON.stringify({ customer_name: 'x'.repeat(1024 * 1024 + 10) });
     expect(await post('/invoices', json, 'application/json')).toMatchObject({ status: 413, body: { code: 'rest_payload_too_large' } });
