@@ -12,6 +12,7 @@ import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { EN16931_DIR } from '../helpers/en16931.ts';
 import { bootKernel, eventually } from '../helpers/kernel.ts';
 import { makeUser, type TestUser } from '../identity/support.ts';
+import { closeBoundedWorkers } from '../../core/workers/bounded-worker.ts';
 
 let db: TestDatabase;
 let k: Kernel;
@@ -57,6 +58,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await k?.stop();
   await db?.drop();
+  await closeBoundedWorkers();
 });
 
 describe('POST /einvoices/read: its own 20 MiB limit', () => {

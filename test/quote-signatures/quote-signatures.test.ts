@@ -11,6 +11,7 @@ import pngjs from 'pngjs';
 import { pngBytes, pngDataUrl } from './png-fixture.ts';
 import { badFilterPng, duplicateHeaderPng } from '../security/hostile-files.ts';
 import { contentSha256 } from '../../plugins/quote-signatures/signatures.ts';
+import { closeBoundedWorkers } from '../../core/workers/bounded-worker.ts';
 
 let db: TestDatabase;
 let k: Kernel;
@@ -77,6 +78,7 @@ beforeEach(async () => {
 afterAll(async () => {
   await k?.stop();
   await db?.drop();
+  await closeBoundedWorkers();
 });
 
 describe('the public quote page', () => {
