@@ -126,7 +126,8 @@ export class QuoteService extends DocumentService {
       return await this.answerIn(quoteId, answer, outcome);
     } catch (err) {
       // the answer rolled back, so the token is unused: count the refusal, and spend the token at the last
-      if (err instanceof RefusedAcceptance) await this.countRefusal(quoteId, answer.token);
+      // (a refusal for the service's state, a 5xx such as every checker busy, is not the answer's fault)
+      if (err instanceof RefusedAcceptance && err.status < 500) await this.countRefusal(quoteId, answer.token);
       throw err;
     }
   }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Router } from 'express';
 import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import {
+  BillingError,
   cleanPng,
   definePlugin,
   filter,
@@ -58,6 +59,10 @@ async function acceptWithSignature(
   try {
     return { ...acceptance, record: await signedRecord(ctx, acceptance.record, quote, c) };
   } catch (err) {
+    // every image checker busy: a 503 with Retry-After, the token not charged (a throw here would be a 500)
+    if (err instanceof BillingError && err.code === 'billing_busy') {
+      return { ...acceptance, refusals: [...acceptance.refusals, { code: err.code, message: err.message, data: err.data }] };
+    }
     if (!(err instanceof Refused)) throw err;
     const refusal = { code: 'billing_signature_required' as const, message: err.message };
     return { ...acceptance, refusals: [...acceptance.refusals, refusal] };
@@ -107,7 +112,11 @@ async function pdfBlock(ctx: PluginContext, s: StoredSignature): Promise<Content
   // A render never depends on an unverified image: what is drawn is the image decoded and encoded again
   // (checked once, then remembered). One stored before signatures were re-encoded that fails the check
   // is left out — a bad image must not stall the PDF worker or fail the quote's and invoice's PDFs.
-  const image = await cleanPng(s.image, SIGNATURE_BOUNDS);
+  const image = await cleanPng(s.image, SIGNATURE_BOUNDS).catch((err: unknown) => {
+    // every image checker busy: this render goes without the drawing rather than fail
+    if (err instanceof BillingError && err.code === 'billing_busy') return { ok: false as const, reason: err.message };
+    throw err;
+  });
   if (!image.ok) ctx.log.warn({ quoteId: s.quote_id, reason: image.reason }, 'a stored signature image fails its check; drawn without it');
   return {
     unbreakable: true,

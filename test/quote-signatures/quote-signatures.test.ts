@@ -12,6 +12,9 @@ import { pngBytes, pngDataUrl } from './png-fixture.ts';
 import { badFilterPng, duplicateHeaderPng } from '../security/hostile-files.ts';
 import { contentSha256 } from '../../plugins/quote-signatures/signatures.ts';
 import { closeBoundedWorkers } from '../../core/workers/bounded-worker.ts';
+import { cleanPng } from '../../core/images/clean-png.ts';
+import { BillingError } from '../../core/errors.ts';
+import { SIGNATURE_BOUNDS } from '../../plugins/quote-signatures/png.ts';
 
 let db: TestDatabase;
 let k: Kernel;
@@ -290,6 +293,37 @@ describe('bounded refusals and verified images', () => {
     });
     expect(ok.status).toBe(200);
   }, 60_000);
+
+  it('answers 503 billing_busy with Retry-After when every image checker is busy, and does not charge the token', async () => {
+    const { quote, token } = await openQuote();
+    // the image checkers of this process taken up by other work (each a different large drawing, none remembered)
+    const drawings = Array.from({ length: 40 }, (_, i) => pngBytes(1999 - i, 1000));
+    const flood = drawings.map((d) => cleanPng(d, SIGNATURE_BOUNDS).catch((e: BillingError) => e.code));
+    const res = await fetch(`${k.url}/wp-admin/admin-ajax.php`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        action: 'billing_accept_quote',
+        quote_id: String(quote.id),
+        token,
+        signature: pngDataUrl(pngBytes(600, 180)),
+        signer_name: 'Busy',
+      }),
+    });
+    expect(await Promise.all(flood)).toContain('billing_busy');
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await res.json()).toMatchObject({ success: false, data: { code: 'billing_busy' } });
+    await unchanged(quote.id);
+    // once they are free, the same token takes the signature
+    const again = await ajax({
+      action: 'billing_accept_quote',
+      quote_id: String(quote.id),
+      token,
+      signature: pngDataUrl(pngBytes(600, 180)),
+      signer_name: 'Busy',
+    });
+    expect(again.status).toBe(200);
+  }, 120_000);
 
   it('leaves a stored image that fails its check out of the quote’s and the invoice’s PDFs, which still render', async () => {
     const { quote, key, token } = await openQuote('Stored Before');
