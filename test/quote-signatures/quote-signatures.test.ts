@@ -296,6 +296,8 @@ describe('bounded refusals and verified images', () => {
 
   it('answers 503 billing_busy with Retry-After when every image checker is busy, and does not charge the token', async () => {
     const { quote, token } = await openQuote();
+    // a drawing checked nowhere before (a checked one is remembered, and needs no checker)
+    const signature = pngDataUrl(pngBytes(601, 181));
     // the image checkers of this process taken up by other work (each a different large drawing, none remembered)
     const drawings = Array.from({ length: 40 }, (_, i) => pngBytes(1999 - i, 1000));
     const flood = drawings.map((d) => cleanPng(d, SIGNATURE_BOUNDS).catch((e: BillingError) => e.code));
@@ -305,7 +307,7 @@ describe('bounded refusals and verified images', () => {
         action: 'billing_accept_quote',
         quote_id: String(quote.id),
         token,
-        signature: pngDataUrl(pngBytes(600, 180)),
+        signature,
         signer_name: 'Busy',
       }),
     });
@@ -319,7 +321,7 @@ describe('bounded refusals and verified images', () => {
       action: 'billing_accept_quote',
       quote_id: String(quote.id),
       token,
-      signature: pngDataUrl(pngBytes(600, 180)),
+      signature,
       signer_name: 'Busy',
     });
     expect(again.status).toBe(200);
