@@ -157,7 +157,7 @@ export const CORE_MIGRATIONS: Migration[] = [
       alter table billing_outbox add column lane text;
       update billing_outbox set lane = topic;
       alter table billing_outbox alter column lane set not null;
-      create index billing_outbox_lanes on billing_outbox (lane, run_after, id) where status = 'pending';
+      create index billing_outbox_lanes on billing_outbox (topic, lane, run_after, id) where status = 'pending';
     `,
   },
 ];

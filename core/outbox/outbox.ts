@@ -62,43 +62,64 @@ const ENQUEUE_MANY = statement(
 );
 
 /**
- * Claims due items for every lane with room, in one statement. The lanes with pending items are walked
- * on the lane index (one probe per lane, however many items wait in each); each gets at most its free
- * slots of its oldest due items, locked `SKIP LOCKED` (another instance's claim of the same moment
- * takes others); a topic's share is then cut across its lanes first item first, so every lane with
- * work gets a slot before any gets a second. $1/$2/$3: the topics handled here with room, their lane
- * size and their free share; $4/$5: this instance's lanes at work and how many each holds.
+ * Claims due items for the lanes with room, in one statement. For each topic with free slots, the lanes
+ * with pending items are walked on the lane index from where this instance's last claim of the topic
+ * stopped ($6; one probe per lane, at most $7 lanes, so a claim costs the same with ten lanes or ten
+ * thousand); of those, the lanes whose oldest due item has waited longest get the topic's free slots
+ * ($3), each at most its own free slots ($2 less what $4/$5 say it holds here). Only then are items
+ * locked, `SKIP LOCKED` (another instance's claim of the same moment takes others), and leased. Each
+ * claimed row says where the walk of its topic should go on (`cursor`: the last lane claimed).
  */
 const CLAIM = statement(
   'outbox_claim_lanes',
-  `with recursive lanes (lane, topic) as (
-     (select lane, topic from billing_outbox where status = 'pending' order by lane limit 1)
+  `with recursive walk (topic, lane, n) as (
+     select t.topic, f.lane, 1 from unnest($1::text[], $6::text[]) as t(topic, after) cross join lateral
+       (select lane from billing_outbox where status = 'pending' and topic = t.topic and lane > t.after order by lane limit 1) f
      union all
-     select n.lane, n.topic from lanes l cross join lateral
-       (select lane, topic from billing_outbox where status = 'pending' and lane > l.lane order by lane limit 1) n
+     select w.topic, f.lane, w.n + 1 from walk w cross join lateral
+       (select lane from billing_outbox where status = 'pending' and topic = w.topic and lane > w.lane order by lane limit 1) f
+      where w.n < $7
    ),
-   room as (
-     select l.lane, t.size - coalesce(b.busy, 0) as free
-       from lanes l join unnest($1::text[], $2::int[]) as t(topic, size) on t.topic = l.topic
-       left join unnest($4::text[], $5::int[]) as b(lane, busy) on b.lane = l.lane
+   heads as (
+     select w.topic, w.lane, h.run_after, h.id, t.size - coalesce(b.busy, 0) as free
+       from walk w join unnest($1::text[], $2::int[]) as t(topic, size) on t.topic = w.topic
+       left join unnest($4::text[], $5::int[]) as b(lane, busy) on b.lane = w.lane
+       cross join lateral (
+         select run_after, id from billing_outbox
+          where status = 'pending' and topic = w.topic and lane = w.lane and run_after <= now()
+            and (locked_until is null or locked_until < now())
+          order by run_after, id limit 1) h
+   ),
+   chosen as (
+     select c.topic, c.lane, c.free from (
+       select topic, lane, free, row_number() over (partition by topic order by run_after, id) as n from heads where free > 0
+     ) c join unnest($1::text[], $3::int[]) as t(topic, room) on t.topic = c.topic
+      where c.n <= t.room
    ),
    picked as (
-     select c.id, c.topic, c.run_after, c.k from room r cross join lateral (
-       select o.id, o.topic, o.run_after, row_number() over () as k from (
-         select id, topic, run_after from billing_outbox
-          where lane = r.lane and status = 'pending' and run_after <= now() and (locked_until is null or locked_until < now())
-          order by run_after, id limit greatest(r.free, 0) for update skip locked) o
-     ) c
+     select p.id, p.topic, p.lane, p.run_after, p.k from chosen c cross join lateral (
+       select o.id, o.topic, o.lane, o.run_after, row_number() over () as k from (
+         select id, topic, lane, run_after from billing_outbox
+          where status = 'pending' and topic = c.topic and lane = c.lane and run_after <= now()
+            and (locked_until is null or locked_until < now())
+          order by run_after, id limit c.free for update skip locked) o
+     ) p
    ),
-   ranked as (
-     select id, topic, row_number() over (partition by topic order by k, run_after, id) as r from picked
+   kept as (
+     select r.id, max(r.lane) over (partition by r.topic) as cursor from (
+       select id, topic, lane, row_number() over (partition by topic order by k, run_after, id) as n from picked
+     ) r join unnest($1::text[], $3::int[]) as t(topic, room) on t.topic = r.topic
+      where r.n <= t.room
    )
-   update billing_outbox o set attempts = o.attempts + 1, locked_by = $6,
-          locked_until = now() + make_interval(secs => $7::double precision / 1000)
-     from ranked x join unnest($1::text[], $3::int[]) as t(topic, free) on t.topic = x.topic
-    where o.id = x.id and x.r <= t.free
-   returning o.id, o.topic, o.lane, o.payload, o.attempts, o.created_at`,
+   update billing_outbox o set attempts = o.attempts + 1, locked_by = $8,
+          locked_until = now() + make_interval(secs => $9::double precision / 1000)
+     from kept x
+    where o.id = x.id
+   returning o.id, o.topic, o.lane, o.payload, o.attempts, o.created_at, x.cursor`,
 );
+
+/** Lanes of one topic a claim looks at, at most (the next claim goes on from there). */
+const WALK = 50;
 
 /** The longest lane name kept: a lane is named by a payload value, which its producer controls. */
 const LANE_MAX = 200;
@@ -148,6 +169,7 @@ interface ClaimedRow {
   id: string;
   topic: string;
   lane: string;
+  cursor: string;
   payload: Record<string, any>;
   attempts: number;
   created_at: string;
@@ -185,6 +207,8 @@ export class Outbox implements OutboxWriter {
   private readonly laneBusy = new Map<string, number>();
   private readonly topicBusy = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Per topic, the lane this instance's walk goes on after (none: from the first lane). */
+  private readonly cursors = new Map<string, string>();
 
   constructor(db: Database, log: Logger, opts: OutboxOptions = {}) {
     this.db = db;
@@ -353,16 +377,28 @@ export class Outbox implements OutboxWriter {
       free.push(room);
     }
     if (!topics.length) return 0;
+    const walked = topics.filter((t) => this.cursors.has(t));
     const rows = await this.db.query<ClaimedRow>(CLAIM, [
       topics,
       sizes,
       free,
       [...this.laneBusy.keys()],
       [...this.laneBusy.values()],
+      topics.map((t) => this.cursors.get(t) ?? ''),
+      WALK,
       this.instance,
       this.leaseMs,
     ]);
+    // a topic that filled its room goes on after its last lane next time; one that did not may have
+    // work before where its walk began, so it starts from its first lane again
+    topics.forEach((t, i) => {
+      const mine = rows.filter((r) => r.topic === t);
+      if (mine.length === free[i]) this.cursors.set(t, mine[0]!.cursor);
+      else this.cursors.delete(t);
+    });
     for (const r of rows) this.launch(r);
+    // nothing after the cursors: look once more from the first lanes
+    if (!rows.length && walked.length) return this.claim();
     return rows.length;
   }
 

@@ -108,4 +108,32 @@ describe('two workers sharing one outbox', () => {
       expect(meter.most.get('test.plain') ?? 0).toBeLessThanOrEqual(2);
     }
   }, 60000);
+
+  it('reach every lane when there are more than one claim walks (each claim goes on where the last stopped)', async () => {
+    const seen = new Map<string, number>();
+    const outbox = new Outbox(k.db, silentLogger(), { pollMs: 50, instance: 'many' });
+    outbox.add('test', {
+      topic: 'test.many',
+      concurrency: 4,
+      lanes: { by: 'who' },
+      handle: async (item) => {
+        seen.set(item.payload.who, (seen.get(item.payload.who) ?? 0) + 1);
+      },
+    });
+    // 130 lanes (a claim walks 50), two items each
+    const items = Array.from({ length: 260 }, (_, i) => ({ topic: 'test.many', payload: { who: `r${i % 130}@example.com` } }));
+    await k.db.transaction((tx) => outbox.enqueueMany(tx, items));
+    outbox.start();
+    try {
+      expect(await eventually(() => [...seen.values()].reduce((a, b) => a + b, 0) === 260, 30000)).toBe(true);
+    } finally {
+      await outbox.stop();
+    }
+    expect(seen.size).toBe(130);
+    expect([...seen.values()].every((n) => n === 2)).toBe(true);
+    const left = await k.db.query<{ n: number }>(
+      `select count(*)::int as n from billing_outbox where topic = 'test.many' and status <> 'done'`,
+    );
+    expect(left[0]!.n).toBe(0);
+  }, 60000);
 });
