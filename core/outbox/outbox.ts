@@ -143,6 +143,8 @@ export interface OutboxWriter {
 export interface OutboxRow {
   id: number;
   topic: string;
+  /** Its lane: the topic, or the topic and the payload value it is split by. */
+  lane: string;
   status: 'pending' | 'done' | 'failed';
   attempts: number;
   run_after: string;
@@ -304,7 +306,7 @@ export class Outbox implements OutboxWriter {
   /** Rows of the outbox, newest first (for `billing outbox list`). */
   async list(status?: OutboxRow['status'], limit = 50): Promise<OutboxRow[]> {
     return this.db.query<OutboxRow>(
-      `select id, topic, status, attempts, run_after, last_error, created_at, finished_at from billing_outbox
+      `select id, topic, lane, status, attempts, run_after, last_error, created_at, finished_at from billing_outbox
         where ($1::text is null or status = $1) order by id desc limit $2`,
       [status ?? null, limit],
     );

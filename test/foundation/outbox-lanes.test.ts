@@ -72,6 +72,8 @@ describe('two workers sharing one outbox', () => {
     const lanes = await k.db.query<{ lane: string; n: number }>(
       `select lane, count(*)::int as n from billing_outbox where topic like 'test.%' group by lane order by lane`,
     );
+    // `billing outbox list` shows them
+    expect((await one.outbox.list('pending', 1))[0]).toMatchObject({ topic: 'test.plain', lane: 'test.plain' });
     expect(lanes).toEqual([
       { lane: 'test.plain', n: 10 },
       { lane: 'test.split:g0', n: 10 },
