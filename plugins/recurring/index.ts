@@ -185,7 +185,6 @@ export default definePlugin({
       topic: SEND_TOPIC,
       description: 'E-mails a generated invoice to its customer (auto_send), which issues it.',
       // a lane per profile: one profile's backlog of mails goes one at a time, beside every other's
-      concurrency: 4,
       lanes: { by: 'profile_id' },
       handle: async (item, ctx) => {
         const invoice = await ctx.api.invoices.get(item.payload.invoice_id);

@@ -114,7 +114,7 @@ function invalid(param: string, message: string): BillingError {
 }
 
 /**
- * A new schedule may owe at most its first period and the one after (docs/recurring.md, "Start date"):
+ * A new schedule may owe at most its first period and the one after (docs/recurring.md, `start_date`):
  * a start date years back would make the next run bill, and with `auto_send` mail, every period since.
  */
 function checkStart(s: Schedule, first: number, today: string): void {
