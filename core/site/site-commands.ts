@@ -131,7 +131,7 @@ export function siteCommands(k: SiteCommandDeps): Command[] {
         }
         return (await k.outbox.list(status as OutboxRow['status'] | undefined)).map((r) => ({ ...r, id: Number(r.id) }));
       },
-      text: (rows) => table(rows, ['id', 'topic', 'status', 'attempts', 'run_after', 'last_error']),
+      text: (rows) => table(rows, ['id', 'lane', 'status', 'attempts', 'run_after', 'last_error']),
     },
     {
       words: ['outbox', 'retry'],

@@ -115,6 +115,7 @@ export default definePlugin({
     {
       topic: SEND_TOPIC,
       description: 'One payment reminder to the customer of an invoice',
+      lanes: { by: 'to' },
       handle: (item, ctx) => sendReminder(item, ctx),
     },
   ],
