@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { Router } from 'express';
 import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import {
+  ASSET_PREFIX,
   BillingError,
   cleanPng,
   definePlugin,
@@ -16,7 +16,7 @@ import {
 // E-signatures on accepted quotes (contract §9.5): the pad on the public quote page, the checked PNG
 // stored with the content hash, and "Signed by" on the quote and on the invoice made from it.
 // docs/quote-signatures.md is the user's page.
-import { PAD_SCRIPT, PAD_SCRIPT_PATH } from './pad-script.ts';
+import { PAD_SCRIPT, PAD_SCRIPT_NAME } from './pad-script.ts';
 import { checkSignaturePng, SIGNATURE_BOUNDS } from './png.ts';
 import { contentSha256, dataUrl, insertSignature, signatureFor, signedLine, type StoredSignature } from './signatures.ts';
 
@@ -180,7 +180,7 @@ export default definePlugin({
   <input id="signer-name" name="signer_name" maxlength="${MAX_NAME}" autocomplete="name"${required ? ' required' : ''}>
   <button type="button" id="signature-clear" class="secondary">Clear signature</button>
 </fieldset>
-<script src="${PAD_SCRIPT_PATH}" defer></script>`,
+<script src="${ASSET_PREFIX}${PAD_SCRIPT_NAME}" defer></script>`,
       ];
     }),
     filter('billing_public_document_blocks', (ctx: PluginContext) => async (blocks, doc) => {
@@ -201,16 +201,5 @@ export default definePlugin({
       return { ...d, content: [...content, await pdfBlock(ctx, s)] } as unknown as Record<string, unknown>;
     }),
   ],
-  routers: () => {
-    const router = Router();
-    router.get(PAD_SCRIPT_PATH, (_req, res) => {
-      res.set({
-        'Content-Type': 'text/javascript; charset=utf-8',
-        'Cache-Control': 'public, max-age=3600',
-        'X-Content-Type-Options': 'nosniff',
-      });
-      res.end(PAD_SCRIPT);
-    });
-    return [router];
-  },
+  assets: [{ name: PAD_SCRIPT_NAME, type: 'text/javascript; charset=utf-8', body: PAD_SCRIPT }],
 });
