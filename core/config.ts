@@ -25,6 +25,11 @@ export interface Config {
    * client address, so behind a reverse proxy this must be set, or every visitor shares the proxy's.
    */
   trustProxy?: string;
+  /**
+   * Whether a gateway's API base (an `api-base` option, where its secret is sent) may be plain http: to
+   * this machine (BILLING_GATEWAY_LOOPBACK_HTTP=1). Off: https: only. For tests and local fakes.
+   */
+  gatewayLoopbackHttp: boolean;
 }
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -51,6 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ],
     packageRoot: ROOT,
     trustProxy: env.BILLING_TRUST_PROXY || undefined,
+    gatewayLoopbackHttp: env.BILLING_GATEWAY_LOOPBACK_HTTP === '1',
     ...overrides,
   };
   return config;

@@ -95,7 +95,7 @@ export class Kernel {
     this.embedded = embedded;
     this.migrated = migrated;
     this.hooks = new HookRegistry(log);
-    this.options = new OptionsStore(db, this.hooks);
+    this.options = new OptionsStore(db, this.hooks, { loopbackHttp: config.gatewayLoopbackHttp });
     this.options.declare('core', CORE_SETTINGS);
     this.jobs = new JobScheduler(db, log.child({ part: 'jobs' }));
     this.outbox = new Outbox(db, log.child({ part: 'outbox' }));

@@ -40,16 +40,19 @@ export type {
   GatewayContext,
   GatewayDelivery,
   GatewayEvent,
+  GatewayPaymentRef,
   GatewayPaymentView,
   GatewayProvider,
 } from './payments/gateways/gateway-provider.ts';
-export { unreadable, constantTimeEqual } from './payments/gateways/gateway-helpers.ts';
+export { unreadable, unreachable, constantTimeEqual } from './payments/gateways/gateway-helpers.ts';
 export { Money, Decimal, isCurrency, minorUnits, type CurrencyCode, type DecimalInput } from './money/index.ts';
 export { isCountry, normalizeVatNumber, vatCategory, type TaxBreakdownEntry, type VatCategoryCode } from './tax/index.ts';
 export { pdfFilename } from './pdf/file-name.ts';
 export { timestamp, type Tx } from './db/database.ts';
 export type { DocumentPdfs } from './modules/service-api.ts';
 export { BillingError, type ErrorCode, type ErrorMap, type ErrorDeclaration } from './errors.ts';
+export { runBounded, type BoundedRunOptions, type BoundedJob, type BoundHit } from './workers/bounded-worker.ts';
+export { cleanPng, type PngBounds, type PngCheck } from './images/clean-png.ts';
 /** Every billing capability the core declares (contract §3), for plugins that build roles from them. */
 export { BILL_CAPABILITIES } from './identity/capabilities.ts';
 export type { BillingDocument } from './documents/document.ts';

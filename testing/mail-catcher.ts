@@ -16,6 +16,14 @@ export interface ReceivedMail {
 export class MailCatcher {
   readonly received: ReceivedMail[] = [];
   reject: { code: number; message: string } | null = null;
+  /**
+   * With `hold` set, a message to a recipient it answers true for is not answered until `release()`:
+   * a server that is slow for some mail (the sender waits on DATA), as a flood's target would be.
+   */
+  hold: ((to: string[]) => boolean) | null = null;
+  /** Messages received but not yet answered (held). */
+  held = 0;
+  private readonly waiting: Array<() => void> = [];
   private readonly server: SMTPServer;
   private port = 0;
 
@@ -29,6 +37,16 @@ export class MailCatcher {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
+          const to = session.envelope.rcptTo.map((r) => r.address);
+          if (this.hold?.(to)) {
+            this.held++;
+            this.waiting.push(() => {
+              this.held--;
+              answer();
+            });
+          } else answer();
+        });
+        const answer = () => {
           if (this.reject) {
             const err = Object.assign(new Error(this.reject.message), { responseCode: this.reject.code });
             return callback(err);
@@ -48,9 +66,15 @@ export class MailCatcher {
             },
             (err: Error) => callback(err),
           );
-        });
+        };
       },
     });
+  }
+
+  /** Answers every held message (and holds no more). */
+  release(): void {
+    this.hold = null;
+    for (const go of this.waiting.splice(0)) go();
   }
 
   async start(): Promise<this> {

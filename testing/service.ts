@@ -50,6 +50,8 @@ export async function bootKernel(databaseUrl: string, opts: KernelOptions = {}):
       dataDir: mkdtempSync(join(tmpdir(), 'billing-data-')),
       syncIntervalMs: 100,
       pluginDirs: [BUNDLED_PLUGINS, ...(opts.pluginDirs ?? [])],
+      // fake gateways are served on 127.0.0.1 over http
+      gatewayLoopbackHttp: true,
       ...opts.config,
     },
   );
@@ -151,8 +153,8 @@ export class TestService {
     return AjaxClient.signIn(this.url, login, password);
   }
 
-  setOption<K extends OptionKey>(key: K, value: OptionMap[K]): Promise<void> {
-    return this.kernel.options.set(key, value, CLI);
+  async setOption<K extends OptionKey>(key: K, value: OptionMap[K]): Promise<void> {
+    await this.kernel.options.set(key, value, CLI);
   }
 
   activate(plugin: string): Promise<void> {

@@ -229,6 +229,7 @@ async function save(req: AjaxRequest, options: OptionsStore, sections: () => Pro
   if (Object.keys(params).length) {
     throw new BillingError('rest_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, { params });
   }
-  for (const [key, value] of changes) await options.set(key as never, value as never, req.actor);
-  return { saved: changes.map(([k]) => k), sections: await sections() };
+  // a changed API base empties its plugin's secrets: said, so the screen can tell
+  const { cleared } = await options.setMany(changes, req.actor);
+  return { saved: changes.map(([k]) => k), cleared, sections: await sections() };
 }

@@ -148,4 +148,16 @@ export const CORE_MIGRATIONS: Migration[] = [
         for each row execute function billing_notify_identity();
     `,
   },
+  {
+    name: '0005_outbox_lanes',
+    up: `
+      -- fair background work (core/outbox, docs/security.md "Background work"): each item belongs to a
+      -- lane (its topic, or its topic and a payload value such as a webhook's subscription), and each
+      -- lane is claimed with its own share of an instance's slots; the index walks the lanes with work
+      alter table billing_outbox add column lane text;
+      update billing_outbox set lane = topic;
+      alter table billing_outbox alter column lane set not null;
+      create index billing_outbox_lanes on billing_outbox (topic, lane, run_after, id) where status = 'pending';
+    `,
+  },
 ];

@@ -41,6 +41,30 @@ export function shapedStatement(prefix: string, text: string): Statement {
   return s;
 }
 
+/**
+ * How many more times a transaction the server rolled back for a conflict is run (five tries in all).
+ * Two transactions that deadlock once rarely meet again after a random pause; a conflict that keeps
+ * coming back is a real fault and fails the request as any error does.
+ */
+export const CONFLICT_RETRIES = 4;
+
+/** SQLSTATEs of the rollbacks PostgreSQL asks the client to retry: deadlock_detected, serialization_failure. */
+const CONFLICTS = new Set(['40P01', '40001']);
+
+/** The conflict SQLSTATE of an error, or of the error it wraps (`cause`), or null. */
+export function conflictCode(err: unknown): string | null {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && CONFLICTS.has(code)) return code;
+  }
+  return null;
+}
+
+/** A random wait before try `retry + 2` ("full jitter"): up to 20 ms, then 40, 80, 160. */
+function conflictPause(retry: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** retry));
+}
+
 /** A unit of work: queries inside one transaction, and what to do once it has committed. */
 export interface Tx {
   query<T = Row>(sql: string | Statement, params?: readonly unknown[]): Promise<T[]>;
@@ -92,20 +116,56 @@ export class Database {
     return new Database(orm, pool, options.log, /PGlite/i.test(rows[0]!.version));
   }
 
-  /** One statement outside any transaction. */
+  /**
+   * One statement outside any transaction (its own transaction: one the server rolled back for a
+   * conflict had no effect, and is run again as `transaction` does).
+   */
   async query<T = Row>(sql: string | Statement, params: readonly unknown[] = []): Promise<T[]> {
-    return (await this.pool.query(this.config(sql, params))).rows as T[];
+    for (let retry = 0; ; retry++) {
+      try {
+        return (await this.pool.query(this.config(sql, params))).rows as T[];
+      } catch (err) {
+        const conflict = conflictCode(err);
+        if (!conflict || retry >= CONFLICT_RETRIES) throw err;
+        this.log.warn({ code: conflict, retry: retry + 1 }, 'statement rolled back by a conflict; running it again');
+        await conflictPause(retry);
+      }
+    }
   }
 
   /**
    * Runs `work` in a transaction. Callbacks registered with `afterCommit` run once it has committed, in
    * order; one that throws is logged and does not affect the others or the result.
+   *
+   * A transaction PostgreSQL rolled back to break a deadlock or a serialization conflict (SQLSTATE
+   * 40P01, 40001) is run again from the start, `work` included, in a fresh transaction: up to
+   * `CONFLICT_RETRIES` more times, after a short random wait so the two contenders do not meet again
+   * in step. Nothing of a rolled-back try survives it: its statements are undone, its after-commit
+   * callbacks are dropped (they run once, for the try that commits), and a request's ride-along write
+   * (the Idempotency-Key row) is made again in the new try. So `work` must keep every effect outside
+   * the database in `afterCommit`, as it already must for a rollback.
    */
   async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    for (let retry = 0; ; retry++) {
+      const attempt = await this.attempt(work);
+      if (attempt.ok) return attempt.result;
+      if (!attempt.conflict || retry >= CONFLICT_RETRIES) throw attempt.error;
+      this.log.warn({ code: attempt.conflict, retry: retry + 1 }, 'transaction rolled back by a conflict; running it again');
+      await conflictPause(retry);
+    }
+  }
+
+  /** One try of `transaction`: its result, or its error and whether a conflict of the server caused it. */
+  private async attempt<T>(
+    work: (tx: Tx) => Promise<T>,
+  ): Promise<{ ok: true; result: T } | { ok: false; error: unknown; conflict: string | null }> {
     const after: Array<() => unknown> = [];
     const ride = currentRideAlong();
     let joined = false;
     let result: T;
+    // a conflict inside `work` may come back wrapped, or be followed by "current transaction is
+    // aborted" if `work` caught it: the try is a conflict if any of its statements met one
+    let conflict: string | null = null;
     const client: PoolClient = await this.pool.connect();
     let broken: Error | undefined;
     try {
@@ -113,8 +173,14 @@ export class Database {
         throw (broken = e);
       });
       const tx: Tx = {
-        query: async <R>(sql: string | Statement, params: readonly unknown[] = []) =>
-          (await client.query(this.config(sql, params))).rows as R[],
+        query: async <R>(sql: string | Statement, params: readonly unknown[] = []) => {
+          try {
+            return (await client.query(this.config(sql, params))).rows as R[];
+          } catch (err) {
+            conflict ??= conflictCode(err);
+            throw err;
+          }
+        },
         afterCommit: (fn) => {
           after.push(fn);
         },
@@ -124,13 +190,14 @@ export class Database {
         result = await work(tx);
         await client.query('commit');
       } catch (err) {
+        conflict ??= conflictCode(err);
         // a connection that cannot even roll back is broken: the pool must not hand it out again
         await client.query('rollback').catch((e: Error) => (broken = e));
         throw err;
       }
     } catch (err) {
       if (joined) ride!.rolledBack();
-      throw err;
+      return { ok: false, error: err, conflict: broken ? null : conflict };
     } finally {
       client.release(broken);
     }
@@ -141,7 +208,7 @@ export class Database {
         this.log.error({ err }, 'after-commit callback failed');
       }
     }
-    return result;
+    return { ok: true, result };
   }
 
   async ping(): Promise<boolean> {

@@ -324,4 +324,11 @@ export const DOCUMENT_MIGRATIONS: Migration[] = [
         from billing_documents where trashed_at is null group by 1, 2, 3, 4;
     `,
   },
+  {
+    name: '0007_quote_token_refusals',
+    up: `
+      -- answers a token was refused (a signature that failed its check): after a few, the token is spent
+      alter table billing_quote_tokens add column refusals integer not null default 0;
+    `,
+  },
 ];

@@ -13,6 +13,12 @@ import { siteDate, siteDateTime } from '../time/site-time.ts';
 
 /** How long an Accept / Decline token of the public page stays good (contract §6). */
 export const QUOTE_TOKEN_DAYS = 7;
+/**
+ * Refused acceptances (a signature that fails its check) a page's token takes; the last one spends it,
+ * and the visitor opens the page again. Each refusal costs an image decode: an anonymous caller holding
+ * one token cannot make the service decode without end.
+ */
+export const QUOTE_TOKEN_REFUSALS = 5;
 
 export interface QuoteAnswer {
   token: string;
@@ -27,6 +33,9 @@ export interface QuoteAnswer {
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 const invalidToken = () => new BillingError('billing_invalid_token', 'This link is no longer valid.');
+
+/** An acceptance a `billing_quote_acceptance` listener refused: counted against the token once rolled back. */
+class RefusedAcceptance extends BillingError {}
 
 /**
  * Quotes: their own sequence (`QUO-`), statuses draft → available → accepted / declined (expired is
@@ -112,7 +121,18 @@ export class QuoteService extends DocumentService {
     return { quote };
   }
 
-  private answer(quoteId: number, answer: QuoteAnswer, outcome: 'accepted' | 'declined') {
+  private async answer(quoteId: number, answer: QuoteAnswer, outcome: 'accepted' | 'declined') {
+    try {
+      return await this.answerIn(quoteId, answer, outcome);
+    } catch (err) {
+      // the answer rolled back, so the token is unused: count the refusal, and spend the token at the last
+      // (a refusal for the service's state, a 5xx such as every checker busy, is not the answer's fault)
+      if (err instanceof RefusedAcceptance && err.status < 500) await this.countRefusal(quoteId, answer.token);
+      throw err;
+    }
+  }
+
+  private answerIn(quoteId: number, answer: QuoteAnswer, outcome: 'accepted' | 'declined') {
     return this.db.transaction(async (tx) => {
       const quote = await this.find(quoteId, tx, true);
       if (!quote || quote.trashed) throw invalidToken();
@@ -138,7 +158,7 @@ export class QuoteService extends DocumentService {
           userAgent: answer.userAgent ?? null,
         });
         const refusal = acceptance.refusals[0];
-        if (refusal) throw new BillingError(refusal.code, refusal.message, refusal.data ?? {});
+        if (refusal) throw new RefusedAcceptance(refusal.code, refusal.message, refusal.data ?? {});
         record = acceptance.record;
       }
       let invoice: BillingDocument | null = null;
@@ -171,6 +191,15 @@ export class QuoteService extends DocumentService {
       else await this.hooks.fire(tx, 'billing_quote_declined', quoteId, updated);
       return { quote: updated, invoice };
     });
+  }
+
+  private async countRefusal(quoteId: number, token: string): Promise<void> {
+    await this.db.query(
+      `update billing_quote_tokens
+          set refusals = refusals + 1, used_at = case when refusals + 1 >= $3 then now() else used_at end
+        where token_hash = $1 and quote_id = $2 and used_at is null`,
+      [hash(token), quoteId, QUOTE_TOKEN_REFUSALS],
+    );
   }
 
   /**

@@ -7,7 +7,7 @@ import { ajaxErrorBody, restErrorBody } from './error-bodies.ts';
 import type { OwnedRegistry } from '../owned-registry.ts';
 import type { RestServer } from './rest/rest-server.ts';
 
-/** Request bodies above this are refused with 413 on every surface (contract §8). */
+/** Request bodies above this are refused with 413 on every surface, but for a route that declares its own `bodyLimit`. */
 export const BODY_LIMIT = '1mb';
 
 export interface AppParts {
@@ -53,7 +53,7 @@ export function createApp(parts: AppParts): Express {
 
   // both surfaces take the bytes and parse them themselves: REST once it knows the route and the
   // caller, admin-ajax once it knows the action (webhook signatures are computed over those bytes)
-  app.use('/wp-json', express.raw({ limit: BODY_LIMIT, type: () => true }), parts.rest.handle, bodyErrors('rest'));
+  app.use('/wp-json', restBody(parts.rest), parts.rest.handle, bodyErrors('rest'));
   app.all('/wp-admin/admin-ajax.php', express.raw({ limit: BODY_LIMIT, type: () => true }), parts.ajax.handle, bodyErrors('ajax'));
   // the routers of whatever is loaded now: a plugin's come and go without rebuilding the app
   const routers = parts.routers;
@@ -84,6 +84,25 @@ export function createApp(parts: AppParts): Express {
     if (!res.headersSent) res.status(500).type('text/plain').send('Internal Server Error');
   }) as ErrorRequestHandler);
   return app;
+}
+
+/**
+ * REST bodies: 1 MiB, or the limit the request's route declares for the raw files it reads (an e-invoice
+ * upload), for a caller allowed on that route.
+ */
+function restBody(rest: RestServer): RequestHandler {
+  const parsers = new Map<number | string, RequestHandler>();
+  const parser = (limit: number | string) => {
+    let p = parsers.get(limit);
+    if (!p) parsers.set(limit, (p = express.raw({ limit, type: () => true })));
+    return p;
+  };
+  return (req, res, next) => {
+    rest.bodyLimitOf(req).then(
+      (limit) => parser(limit ?? BODY_LIMIT)(req, res, next),
+      () => parser(BODY_LIMIT)(req, res, next),
+    );
+  };
 }
 
 /** Body parser failures in the surface's own error shape: 413 too large, 400 unreadable JSON. */

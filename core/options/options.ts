@@ -6,6 +6,7 @@ import { describeErrors, validator } from '../validation/ajv.ts';
 import { describeTextProblem, textProblem } from '../validation/text.ts';
 import { followFeed, type Feed } from '../db/change-feed.ts';
 import { bumpRevision } from '../db/revision.ts';
+import { apiBaseProblem } from './api-base.ts';
 import type { OptionMap, SettingSchema, SettingsDeclaration } from './option-map.ts';
 
 interface Declared {
@@ -39,10 +40,23 @@ export class OptionsStore {
   private feed: Feed | null = null;
   private readonly db: Database;
   private readonly hooks: HookRegistry;
+  /** Whether an `api-base` option may be plain http: to this machine (tests' fake gateways). */
+  private readonly loopbackHttp: boolean;
 
-  constructor(db: Database, hooks: HookRegistry) {
+  constructor(db: Database, hooks: HookRegistry, opts: { loopbackHttp?: boolean } = {}) {
     this.db = db;
     this.hooks = hooks;
+    this.loopbackHttp = opts.loopbackHttp ?? false;
+  }
+
+  /** Whether `value` may be stored as an `api-base` option here (https:, or loopback http: where allowed). */
+  apiBaseProblem(value: unknown): string | null {
+    return apiBaseProblem(value, this.loopbackHttp);
+  }
+
+  /** The schema `key` was declared with, if any. */
+  schemaOf(key: string): SettingSchema | undefined {
+    return this.declared.get(key)?.schema;
   }
 
   /** Caches while `feed` is live; forgets on every change it reports. */
@@ -117,30 +131,75 @@ export class OptionsStore {
     if (!check(value)) throw new BillingError('billing_invalid_option', `${key} ${describeErrors(check.errors)}`, { key });
     const problem = textProblem(value, key);
     if (problem) throw new BillingError('billing_invalid_option', describeTextProblem(problem), { key });
+    const base = decl.schema.format === 'api-base' ? this.apiBaseProblem(value) : null;
+    if (base) throw new BillingError('billing_invalid_option', `${key} ${base}`, { key });
   }
 
-  async set<K extends keyof OptionMap>(key: K, value: OptionMap[K], actor: Actor): Promise<void> {
-    const decl = this.require(key);
-    this.check(key, value);
-    await this.db.transaction(async (tx) => {
-      const prior = await tx.query<{ value: unknown }>('select value from billing_options where key = $1 for update', [key]);
-      await tx.query(
-        `insert into billing_options (key, value, updated_at) values ($1, $2, now())
-                      on conflict (key) do update set value = excluded.value, updated_at = now()`,
-        [key, JSON.stringify(value)],
-      );
-      await bumpRevision(tx, 'options');
-      const oldValue = prior.length ? prior[0]!.value : decl.schema.default;
-      // this instance's copy goes before the listeners run, so they read the new value
-      tx.afterCommit(() => this.forget());
-      await this.hooks.fire(tx, 'billing_option_updated', key, oldValue, value);
-      await audit(tx, actor, {
-        action: 'option.set',
-        objectType: 'option',
-        objectId: key,
-        details: decl.schema.secret ? {} : { old: oldValue, new: value },
-      });
+  /**
+   * Sets one option. Changing an `api-base` option (where a secret is sent) empties, in the same
+   * transaction, every secret option of the same owner: keys of the old host are never sent to a new
+   * one — whoever changes the base must give the secrets again. Answers the keys emptied.
+   */
+  async set<K extends keyof OptionMap>(key: K, value: OptionMap[K], actor: Actor): Promise<{ cleared: string[] }> {
+    return this.setMany([[key, value]], actor);
+  }
+
+  /**
+   * Sets several options in one transaction (the settings screen's save), each checked first: one bad
+   * value changes nothing. `api-base` options are written first, so secrets given in the same save
+   * are the ones kept.
+   */
+  async setMany(changes: ReadonlyArray<readonly [string, unknown]>, actor: Actor): Promise<{ cleared: string[] }> {
+    for (const [key, value] of changes) this.check(key, value);
+    const ordered = [...changes].sort(([a], [b]) => Number(this.isApiBase(b)) - Number(this.isApiBase(a)));
+    return this.db.transaction(async (tx) => {
+      const cleared: string[] = [];
+      for (const [key, value] of ordered) {
+        const changed = await this.write(tx, key, value, actor);
+        if (changed && this.isApiBase(key)) cleared.push(...(await this.clearSecrets(tx, key, actor)));
+      }
+      return { cleared: cleared.filter((k) => !ordered.some(([key]) => key === k)) };
     });
+  }
+
+  private isApiBase(key: string): boolean {
+    return this.declared.get(key)?.schema.format === 'api-base';
+  }
+
+  /** Writes one checked option; answers whether its value changed. */
+  private async write(tx: Tx, key: string, value: unknown, actor: Actor): Promise<boolean> {
+    const decl = this.require(key);
+    const prior = await tx.query<{ value: unknown }>('select value from billing_options where key = $1 for update', [key]);
+    await tx.query(
+      `insert into billing_options (key, value, updated_at) values ($1, $2, now())
+                    on conflict (key) do update set value = excluded.value, updated_at = now()`,
+      [key, JSON.stringify(value)],
+    );
+    await bumpRevision(tx, 'options');
+    const oldValue = prior.length ? prior[0]!.value : decl.schema.default;
+    // this instance's copy goes before the listeners run, so they read the new value
+    tx.afterCommit(() => this.forget());
+    await this.hooks.fire(tx, 'billing_option_updated', key, oldValue, value);
+    await audit(tx, actor, {
+      action: 'option.set',
+      objectType: 'option',
+      objectId: key,
+      details: decl.schema.secret ? {} : { old: oldValue, new: value },
+    });
+    return JSON.stringify(oldValue) !== JSON.stringify(value);
+  }
+
+  /** Empties the secret options of `baseKey`'s owner (back to their defaults), in `tx`. */
+  private async clearSecrets(tx: Tx, baseKey: string, actor: Actor): Promise<string[]> {
+    const owner = this.require(baseKey).owner;
+    const secrets = [...this.declared].filter(([, d]) => d.owner === owner && d.schema.secret).map(([k]) => k);
+    if (!secrets.length) return [];
+    const gone = await tx.query<{ key: string }>('delete from billing_options where key = any($1) returning key', [secrets]);
+    for (const { key } of gone) {
+      await this.hooks.fire(tx, 'billing_option_updated', key, undefined, this.declared.get(key)!.schema.default);
+      await audit(tx, actor, { action: 'option.delete', objectType: 'option', objectId: key, details: { reason: `${baseKey} changed` } });
+    }
+    return gone.map((r) => r.key);
   }
 
   /** Back to the declared default. */

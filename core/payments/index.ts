@@ -5,6 +5,7 @@ import type { OptionsStore } from '../options/options.ts';
 import { CreditNoteService } from './credit-note-service.ts';
 import { gatewayCommands } from './gateways/gateway-commands.ts';
 import { GatewayRuntime } from './gateways/gateway-runtime.ts';
+import { WEBHOOK_THROTTLE_SETTINGS } from './gateways/webhook-throttle.ts';
 import { PAYMENT_MIGRATIONS } from './migrations.ts';
 import { PAYMENT_OBJECTS } from './payment-objects.ts';
 import { paymentAjaxActions } from './payment-ajax.ts';
@@ -39,6 +40,7 @@ export interface PaymentsContext {
 export const paymentsModule = defineModule({
   name: 'payments',
   requires: ['documents', 'pdf'],
+  settings: WEBHOOK_THROTTLE_SETTINGS,
   migrations: PAYMENT_MIGRATIONS,
   objects: PAYMENT_OBJECTS,
   services: (ctx): PaymentServices => {
@@ -58,6 +60,14 @@ export const paymentsModule = defineModule({
   rest: (ctx) => paymentRoutes(context(ctx)),
   ajax: (ctx) => paymentAjaxActions(context(ctx)),
   commands: (ctx) => gatewayCommands(ctx.self.gateways),
+  jobs: (ctx) => [
+    {
+      hook: 'billing_gateway_cleanup',
+      schedule: '23 * * * *',
+      description: 'Drops gateway inbox bodies older than 7 days and rows older than 90, and cancels gateway payments pending for 48 hours',
+      run: () => ctx.self.gateways.cleanup(),
+    },
+  ],
 });
 
 function context(ctx: { options: OptionsStore; hooks: HookRegistry; config: Config; self: PaymentServices }): PaymentsContext {

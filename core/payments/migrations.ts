@@ -247,4 +247,15 @@ export const PAYMENT_MIGRATIONS: Migration[] = [
       select billing_rebuild_payment_days();
     `,
   },
+  {
+    name: '0004_bounded_gateway_inbox',
+    up: `
+      -- the inbox keeps the first few KiB of a body with the length and SHA-256 of the whole, and drops
+      -- bodies after a week (the row, its outcomes and digest stay longer): see GatewayRuntime.cleanup
+      alter table billing_gateway_deliveries alter column body drop not null;
+      alter table billing_gateway_deliveries add column body_bytes integer;
+      alter table billing_gateway_deliveries add column body_sha256 text;
+      create index billing_gateway_deliveries_received on billing_gateway_deliveries (received_at);
+    `,
+  },
 ];

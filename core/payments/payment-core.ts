@@ -17,8 +17,12 @@ import {
 } from './payment.ts';
 import { lockInvoice, settleInvoice } from './settlement.ts';
 
-/** A payment named by its id or by its reference (what gateways carry in their metadata). */
-export type PaymentRef = { id: number } | { reference: string };
+/**
+ * A payment named by its id, by its reference (what gateways carry in their metadata), or by a
+ * gateway's own id for it (`transaction_id`) within one method — how a gateway names money its success
+ * events recorded without a reference of ours (A's `billing_invoice_id`).
+ */
+export type PaymentRef = { id: number } | { reference: string } | { transactionId: string; method: string };
 
 interface Keyed {
   /**
@@ -42,6 +46,12 @@ export interface RecordCommand extends Keyed {
   date?: Date;
   transactionId?: string | null;
   notes?: string;
+  /**
+   * A checkout (a pending payment the pay route starts): the invoice's other pending payments of this
+   * method are cancelled under the same lock, and the amount must still be due — so concurrent pays
+   * leave one pending checkout per invoice and method, never one per request.
+   */
+  supersede?: boolean;
 }
 
 /**
@@ -203,7 +213,7 @@ export class PaymentCore {
       }
       switch (command.action) {
         case 'complete':
-          return this.complete(tx, command, invoice, payment, actor);
+          return this.complete(tx, command, origin, invoice, payment, actor);
         case 'fail':
           return this.fail(tx, command, invoice, payment, actor);
         case 'cancel':
@@ -271,11 +281,17 @@ export class PaymentCore {
     if (status === 'pending' && invoice.status === 'cancelled') {
       throw invalidState('The invoice is cancelled: it takes no new payment.');
     }
-    if (origin.channel === 'admin') {
-      const due = money(invoice.totals.due, invoice.currency);
+    const due = money(invoice.totals.due, invoice.currency);
+    if ((origin.channel === 'admin' || cmd.supersede) && !review) {
+      if (cmd.supersede && due.isZero()) throw invalidState('The invoice has nothing left to pay.');
       if (amount.greaterThan(due))
         throw amountExceeds(`The payment (${amount}) is above the amount due (${due} ${invoice.currency}).`, due);
     }
+    if (!review && status === 'completed' && origin.channel === 'gateway') {
+      review = overpaid(invoice, amount);
+      if (review) status = 'pending';
+    }
+    if (cmd.supersede && status === 'pending') await this.supersede(tx, invoice, cmd.method, actor);
 
     const rows = await tx.query(PAYMENT_INSERT, [
       id,
@@ -314,10 +330,19 @@ export class PaymentCore {
     return this.received(tx, invoice, payment, actor);
   }
 
-  private async complete(tx: Tx, cmd: CompleteCommand, invoice: BillingDocument, payment: Payment, actor: Actor): Promise<PaymentOutcome> {
+  private async complete(
+    tx: Tx,
+    cmd: CompleteCommand,
+    origin: PaymentOrigin,
+    invoice: BillingDocument,
+    payment: Payment,
+    actor: Actor,
+  ): Promise<PaymentOutcome> {
     if (RECEIVED_STATUSES.includes(payment.status))
       return { result: 'unchanged', payment, invoice, note: `payment ${payment.reference} is already ${payment.status}` };
-    const mismatch = this.mismatch(cmd, payment);
+    // an administrator completing a payment decides (it is how a payment held for review is accepted)
+    const mismatch =
+      this.mismatch(cmd, payment) ?? (origin.channel === 'gateway' ? overpaid(invoice, money(payment.amount, payment.currency)) : null);
     if (mismatch) {
       const rows = await tx.query(
         `update billing_payments set review = $2, updated_at = now() where id = $1 returning ${PAYMENT_COLUMNS}`,
@@ -491,13 +516,40 @@ export class PaymentCore {
     return { result: 'applied', payment: after, invoice: settled };
   }
 
-  private async locate(tx: Tx, ref: PaymentRef): Promise<{ id: number; invoiceId: number } | null> {
-    const byId = 'id' in ref;
-    if (byId ? !Number.isSafeInteger(ref.id) || ref.id < 1 : typeof ref.reference !== 'string') return null;
-    const rows = await tx.query<{ id: string; invoice_id: string }>(
-      `select id, invoice_id from billing_payments where ${byId ? 'id' : 'reference'} = $1`,
-      [byId ? ref.id : ref.reference],
+  /** Cancels the invoice's pending payments of `method` that wait for no person (a newer checkout replaces them). */
+  private async supersede(tx: Tx, invoice: BillingDocument, method: string, actor: Actor): Promise<void> {
+    const older = await tx.query<{ id: string; reference: string }>(
+      `update billing_payments set status = 'cancelled', updated_at = now()
+        where invoice_id = $1 and method = $2 and status = 'pending' and review is null returning id, reference`,
+      [invoice.id, method],
     );
+    for (const o of older) {
+      await audit(tx, actor, {
+        action: 'payment.cancel',
+        objectType: 'payment',
+        objectId: Number(o.id),
+        details: { invoice_id: invoice.id, reference: o.reference, reason: 'replaced by a newer checkout', key: null },
+      });
+    }
+  }
+
+  private async locate(tx: Tx, ref: PaymentRef): Promise<{ id: number; invoiceId: number } | null> {
+    let rows: Array<{ id: string; invoice_id: string }>;
+    if ('id' in ref) {
+      if (!Number.isSafeInteger(ref.id) || ref.id < 1) return null;
+      rows = await tx.query('select id, invoice_id from billing_payments where id = $1', [ref.id]);
+    } else if ('reference' in ref) {
+      if (typeof ref.reference !== 'string') return null;
+      rows = await tx.query('select id, invoice_id from billing_payments where reference = $1', [ref.reference]);
+    } else {
+      if (typeof ref.transactionId !== 'string' || !ref.transactionId || typeof ref.method !== 'string') return null;
+      // two payments with one gateway id cannot be told apart: then neither is touched
+      rows = await tx.query('select id, invoice_id from billing_payments where transaction_id = $1 and method = $2 limit 2', [
+        ref.transactionId,
+        ref.method,
+      ]);
+      if (rows.length > 1) return null;
+    }
     return rows.length ? { id: Number(rows[0]!.id), invoiceId: Number(rows[0]!.invoice_id) } : null;
   }
 
@@ -510,6 +562,20 @@ export class PaymentCore {
     const rows = await this.readPayments(tx, 'id = (select payment_id from billing_payment_events where key = $1)', [key]);
     return { result: 'duplicate', payment: rows[0] ?? null, invoice, note: `key ${key} was applied before` };
   }
+}
+
+/**
+ * Why money a gateway confirms for a live invoice is held for review instead of counted: it is more
+ * than the invoice still has due (a second checkout paid too, money for an invoice already paid).
+ * Booking it would make `paid` exceed what was asked; a person refunds it or accepts it by completing
+ * the payment by hand. A cancelled or trashed invoice expects no money at all: what arrives there is
+ * recorded and flagged as such (statuses.md rows 30 and 37).
+ */
+function overpaid(invoice: BillingDocument, amount: Money): string | null {
+  if (invoice.status === 'cancelled' || invoice.trashed) return null;
+  const due = money(invoice.totals.due, invoice.currency);
+  if (!amount.greaterThan(due)) return null;
+  return `overpaid: received ${amount} ${invoice.currency} when ${due} was due`;
 }
 
 function money(value: string, currency: string): Money {

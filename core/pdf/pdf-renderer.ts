@@ -10,6 +10,10 @@ import type { PdfDocumentModel } from './document-model.ts';
 import { rendererFingerprint } from './fonts.ts';
 import { PdfCache } from './pdf-cache.ts';
 import { PdfRenderPool } from './render-pool.ts';
+import { cleanPng, type PngBounds } from '../images/clean-png.ts';
+
+/** A logo drawn at most 150×56 points: anything within these bounds is plenty. */
+const LOGO_BOUNDS: PngBounds = { maxBytes: 600 * 1024, maxWidth: 2400, maxHeight: 2400 };
 
 export interface PdfRendererOptions {
   /** Worker threads; default min(2, available cores − 1), at least 1. */
@@ -62,6 +66,7 @@ export class PdfRenderer {
    * renders it.
    */
   async renderDocument(document: PdfDocumentModel, options: BuildPdfOptions = {}): Promise<RenderedPdf> {
+    document = await this.#verifiedLogo(document);
     const logo = document.company.logo;
     const logoKey = logo ? this.#hash(logo) : null;
     if (logoKey && this.#badLogos.has(logoKey)) return this.render(await buildPdfDefinition(withoutLogo(document), options));
@@ -75,6 +80,20 @@ export class PdfRenderer {
       this.#badLogos.add(logoKey);
       return plain;
     }
+  }
+
+  /**
+   * A render never depends on an unverified image: a PNG logo is decoded in full and encoded again in a
+   * bounded worker (remembered, so once per logo) and the clean image is drawn; one that fails is left
+   * out. (A PNG with a second header once stalled the render worker for minutes.) JPEGs are embedded as
+   * they are, not decoded, and a corrupt one is handled below.
+   */
+  async #verifiedLogo(document: PdfDocumentModel): Promise<PdfDocumentModel> {
+    const m = /^data:image\/png;base64,(.*)$/s.exec(document.company.logo ?? '');
+    if (!m) return document;
+    const clean = await cleanPng(Buffer.from(m[1]!, 'base64'), LOGO_BOUNDS);
+    if (!clean.ok) return withoutLogo(document);
+    return { ...document, company: { ...document.company, logo: `data:image/png;base64,${clean.bytes.toString('base64')}` } };
   }
 
   /** Renders a definition of plain JSON data, or returns the bytes of an identical one rendered before. */

@@ -3,6 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { BillingError } from '../errors.ts';
+import { workerExecArgv } from '../workers/exec-argv.ts';
 import type { FromWorker, ToWorker } from './worker-protocol.ts';
 
 const WORKER_URL = new URL('./render-worker.ts', import.meta.url);
@@ -169,21 +170,6 @@ export class PdfRenderPool {
       else slot.worker.unref();
     }
   }
-}
-
-/**
- * The process's flags, less those about its entry point: a worker inherits them, and one started from
- * `node --input-type=module -e …` would otherwise refuse to load its file.
- */
-function workerExecArgv(): string[] {
-  const out: string[] = [];
-  const args = process.execArgv;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (['--input-type', '-e', '--eval', '-p', '--print'].includes(a)) i++;
-    else if (!a.startsWith('--input-type=') && !a.startsWith('--eval=') && !a.startsWith('--print=')) out.push(a);
-  }
-  return out;
 }
 
 function renderError(message: string, stack: string): BillingError {

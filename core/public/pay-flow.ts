@@ -59,6 +59,11 @@ export async function pay(d: PublicPagesDeps, req: Request, res: Response): Prom
     if (isBillingError(err) && err.code === 'billing_gateway_not_configured') {
       return message(res, 400, 'Payment method not available', 'This payment method is not available. Please choose another one.', null);
     }
+    // the invoice was paid (or its amount due lowered) by someone else while this request waited for its lock
+    if (isBillingError(err) && (err.code === 'billing_rest_invalid_state' || err.code === 'billing_rest_amount_exceeds')) {
+      const back = `/billing/invoice/${String(req.params.id)}?key=${encodeURIComponent(String(req.query.key))}`;
+      return message(res, 409, 'Nothing to pay', 'The amount due of this invoice has just changed. Please look at it again.', back);
+    }
     if (isBillingError(err) && err.code === 'billing_gateway_unreachable') {
       return message(
         res,

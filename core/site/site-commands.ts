@@ -68,10 +68,11 @@ export function siteCommands(k: SiteCommandDeps): Command[] {
       run: async ({ args }) => {
         const key = args[0] as keyof OptionMap;
         const value = k.options.parseText(key, args[1]!);
-        await k.options.set(key, value as never, CLI);
-        return { key, value };
+        const { cleared } = await k.options.set(key, value as never, CLI);
+        return { key, value, ...(cleared.length ? { cleared } : {}) };
       },
-      text: (r) => `Option ${r.key} set to ${json(r.value)}.`,
+      text: (r) =>
+        `Option ${r.key} set to ${json(r.value)}.${r.cleared ? ` Emptied with it (a new API base): ${r.cleared.join(', ')}.` : ''}`,
     },
     {
       words: ['option', 'delete'],
@@ -130,7 +131,7 @@ export function siteCommands(k: SiteCommandDeps): Command[] {
         }
         return (await k.outbox.list(status as OutboxRow['status'] | undefined)).map((r) => ({ ...r, id: Number(r.id) }));
       },
-      text: (rows) => table(rows, ['id', 'topic', 'status', 'attempts', 'run_after', 'last_error']),
+      text: (rows) => table(rows, ['id', 'lane', 'status', 'attempts', 'run_after', 'last_error']),
     },
     {
       words: ['outbox', 'retry'],

@@ -17,12 +17,12 @@ import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import { ciiXml } from './cii.ts';
 import { einvoiceModel, type EinvoiceFormat, type EinvoiceModel, type SellerSettings } from './einvoice-model.ts';
 import { facturXPdf, PDFA_DEFINITION } from './facturx.ts';
-import { readEinvoice } from './reader.ts';
+import { READ_BODY_LIMIT, readEinvoice } from './reader.ts';
 import { unreadable } from './safe-xml.ts';
 import { ublXml } from './ubl.ts';
 import { documentLinks, readerScreen } from './screens.ts';
 
-declare module '../../core/options/option-map.ts' {
+declare module 'billing-service' {
   interface OptionMap {
     einvoice_required: boolean;
     einvoice_iban: string;
@@ -230,15 +230,18 @@ export default definePlugin({
       path: '/einvoices/read',
       methods: 'POST',
       capability: 'bill_view_invoices',
-      description: 'Reads a UBL, CII or Factur-X file (the raw body, at most 1 MiB) and answers what it says. Nothing is stored.',
+      description: 'Reads a UBL, CII or Factur-X file (the raw body, at most 20 MiB) and answers what it says. Nothing is stored.',
       requestTypes: ['application/xml', 'text/xml', 'application/pdf'],
-      response: { errors: ['billing_einvoice_unreadable', 'billing_payload_too_large'] },
+      // invoices carry their attachments (an XRechnung or Peppol invoice with its PDF runs to megabytes)
+      bodyLimit: READ_BODY_LIMIT,
+      response: { errors: ['billing_einvoice_unreadable', 'billing_busy'] },
       handler: async (req) => {
         const body = req.body;
         if (!Buffer.isBuffer(body) || body.length === 0) {
           throw unreadable('Send the file itself as the body, with Content-Type application/xml, text/xml or application/pdf.');
         }
-        return readEinvoice(body);
+        // the body is not used again here: it moves to the reader's worker rather than being copied
+        return readEinvoice(body, { handOver: true });
       },
     },
   ],

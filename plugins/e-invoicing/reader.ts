@@ -1,9 +1,19 @@
-import { BillingError, Decimal } from '../../core/plugin-api.ts';
+import { BillingError, Decimal, runBounded } from '../../core/plugin-api.ts';
 // What an e-invoice says, as JSON: a UBL Invoice or CreditNote, a CII CrossIndustryInvoice, or a
 // Factur-X / ZUGFeRD PDF carrying one. Pure (bytes in, data out); nothing is stored. Hostile input is
-// refused before anything is read from it: see safe-xml.ts for XML, facturx-extract.ts for PDFs.
+// refused before anything is read from it: see safe-xml.ts for XML, facturx-extract.ts for PDFs; and
+// whatever gets past those runs in a bounded worker (read-worker.ts), so no file holds the event loop.
 import { extractFacturX } from './facturx-extract.ts';
 import { at, child, children, parseXml, textAt, unreadable, type XmlElement } from './safe-xml.ts';
+
+/**
+ * A read's bounds. A legitimate 20 MiB Factur-X reads in about a second on one core; a file that takes
+ * ten, or more memory than this, is built to hurt and is refused (the worker is terminated).
+ */
+/** The largest file read (the route's body limit): an invoice with its attachments. */
+export const READ_BODY_LIMIT = 20 * 1024 * 1024;
+export const READ_TIMEOUT_MS = 10_000;
+export const READ_MEMORY_MB = 256;
 
 const UBL_INVOICE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
 const UBL_CREDIT_NOTE = 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2';
@@ -64,8 +74,27 @@ export interface ReadEinvoice {
   payment: { means_code: string; iban: string; reference: string } | null;
 }
 
-/** Reads an e-invoice from its bytes; 400 `billing_einvoice_unreadable` for anything else. */
-export async function readEinvoice(bytes: Buffer): Promise<ReadEinvoice> {
+/**
+ * Reads an e-invoice from its bytes in a bounded worker; 400 `billing_einvoice_unreadable` for anything
+ * else, including a file that exceeds the read's time or memory. With `handOver`, the bytes move to the
+ * worker instead of being copied (a request body nobody reads again): `bytes` is empty afterwards.
+ */
+export function readEinvoice(bytes: Buffer, options: { handOver?: boolean } = {}): Promise<ReadEinvoice> {
+  return runBounded<Uint8Array, ReadEinvoice>(new URL('./read-worker.ts', import.meta.url), bytes, {
+    timeoutMs: READ_TIMEOUT_MS,
+    maxMemoryMb: READ_MEMORY_MB,
+    refuse: (hit) =>
+      unreadable(
+        hit === 'time'
+          ? `The file is too complex to read: it took more than ${READ_TIMEOUT_MS / 1000} s.`
+          : `The file is too complex to read: it needed more than ${READ_MEMORY_MB} MiB.`,
+      ),
+    transfer: options.handOver ? [bytes] : [],
+  });
+}
+
+/** The read itself, on the calling thread: only ever called inside a bounded worker (read-worker.ts). */
+export async function readEinvoiceNow(bytes: Buffer): Promise<ReadEinvoice> {
   try {
     return await read(bytes);
   } catch (e) {
@@ -82,20 +111,11 @@ async function read(bytes: Buffer): Promise<ReadEinvoice> {
     if (read.format !== 'cii') throw unreadable('The PDF carries an XML that is not a CII invoice.');
     return { ...read, format: 'facturx' };
   }
-  return fromXml(decodeText(bytes));
+  // decoded as it is parsed: the file is never held a second time as one string
+  return fromXml(bytes);
 }
 
-function decodeText(bytes: Buffer): string {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw unreadable('The file is neither a PDF nor UTF-8 text.');
-  }
-  return text.replace(/^\uFEFF/, '');
-}
-
-function fromXml(xml: string): ReadEinvoice {
+function fromXml(xml: string | Uint8Array): ReadEinvoice {
   const root = parseXml(xml);
   if ((root.name === 'Invoice' && root.ns === UBL_INVOICE) || (root.name === 'CreditNote' && root.ns === UBL_CREDIT_NOTE))
     return fromUbl(root);

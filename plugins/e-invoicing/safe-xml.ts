@@ -4,10 +4,19 @@ import { BillingError } from '../../core/plugin-api.ts';
 // reading a local file or a URL is possible), more than MAX_DEPTH levels, more than MAX_NODES elements.
 // The parser (saxes) expands only XML's five predefined entities and character references; an undeclared
 // entity is an error. Invoices never need a DTD.
+//
+// Bytes are decoded as they are parsed, a slice at a time, so a large file (an invoice carrying a PDF,
+// up to 20 MiB) is never also held as one string; and the content of attachments (base64 binary objects,
+// which nothing reads) is skipped rather than kept in the tree.
 import { SaxesParser } from 'saxes';
 
 export const MAX_DEPTH = 64;
 export const MAX_NODES = 200_000;
+
+/** Elements whose text is an attachment's bytes: UBL's and CII's binary objects. Their text is not kept. */
+const BINARY_OBJECTS = new Set(['EmbeddedDocumentBinaryObject', 'AttachmentBinaryObject']);
+/** Bytes decoded and parsed at a time. */
+const SLICE = 64 * 1024;
 
 export interface XmlElement {
   /** Local name, without prefix. */
@@ -22,8 +31,8 @@ export function unreadable(message: string): BillingError {
   return new BillingError('billing_einvoice_unreadable', message);
 }
 
-/** Parses `xml` into a tree, or throws 400 `billing_einvoice_unreadable`. */
-export function parseXml(xml: string): XmlElement {
+/** Parses `xml` (text, or UTF-8 bytes) into a tree, or throws 400 `billing_einvoice_unreadable`. */
+export function parseXml(xml: string | Uint8Array): XmlElement {
   const parser = new SaxesParser({ xmlns: true, position: false });
   const stack: XmlElement[] = [];
   let root: XmlElement | null = null;
@@ -46,7 +55,8 @@ export function parseXml(xml: string): XmlElement {
     stack.push(node);
   });
   parser.on('text', (t) => {
-    if (stack.length) stack[stack.length - 1]!.text += t;
+    const top = stack[stack.length - 1];
+    if (top && !BINARY_OBJECTS.has(top.name)) top.text += t;
   });
   parser.on('cdata', (t) => {
     if (stack.length) stack[stack.length - 1]!.text += t;
@@ -58,7 +68,9 @@ export function parseXml(xml: string): XmlElement {
     failure ??= e;
   });
   try {
-    parser.write(xml).close();
+    if (typeof xml === 'string') parser.write(xml);
+    else writeUtf8(parser, xml);
+    parser.close();
   } catch (e) {
     if (e instanceof BillingError) throw e;
     throw unreadable(`The file is not well-formed XML: ${(e as Error).message.split('\n')[0]}`);
@@ -66,6 +78,20 @@ export function parseXml(xml: string): XmlElement {
   if (failure) throw unreadable(`The file is not well-formed XML: ${(failure as Error).message.split('\n')[0]}`);
   if (!root) throw unreadable('The file holds no XML element.');
   return root;
+}
+
+/** Feeds UTF-8 bytes to the parser a slice at a time (a BOM is dropped); malformed UTF-8 is refused. */
+function writeUtf8(parser: SaxesParser, bytes: Uint8Array): void {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  try {
+    for (let at = 0; at < bytes.length; at += SLICE) {
+      parser.write(decoder.decode(bytes.subarray(at, at + SLICE), { stream: at + SLICE < bytes.length }));
+    }
+    if (!bytes.length) parser.write('');
+  } catch (e) {
+    if (e instanceof TypeError) throw unreadable('The file is neither a PDF nor UTF-8 text.');
+    throw e;
+  }
 }
 
 /** The first child named `name` (local name), or null. */

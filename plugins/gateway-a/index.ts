@@ -4,20 +4,26 @@ import { createHmac } from 'node:crypto';
 import {
   constantTimeEqual,
   definePlugin,
+  isCurrency,
   Money,
   unreadable,
   type CurrencyCode,
   type GatewayContext,
   type GatewayEvent,
+  type GatewayPaymentRef,
   type GatewayProvider,
 } from '../../core/plugin-api.ts';
 
-declare module '../../core/options/option-map.ts' {
-  interface OptionMap {
-    gateway_a_secret_key: string;
-    gateway_a_signing_secret: string;
-    gateway_a_api_base: string;
-  }
+/** The gateway's settings: options (declared below as data) and the keys its provider reads. */
+interface GatewayASettings {
+  gateway_a_secret_key: string;
+  gateway_a_signing_secret: string;
+  gateway_a_api_base: string;
+}
+type Setting = keyof GatewayASettings;
+
+declare module 'billing-service' {
+  interface OptionMap extends GatewayASettings {}
 }
 
 /** How old a signed timestamp may be: replays of a captured delivery are refused after this. */
@@ -31,17 +37,37 @@ interface Intent {
   metadata?: Record<string, string>;
 }
 
-const major = (minor: number, currency: string) => Money.fromMinor(minor, currency.toUpperCase() as CurrencyCode).toString();
-const auth = (ctx: GatewayContext) => ({ authorization: `Bearer ${String(ctx.settings.gateway_a_secret_key)}` });
+/**
+ * An amount in minor units of an event, in the currency's major unit. An event without a currency or
+ * with an amount that is no whole number of minor units cannot be read (400): the gateway retrying
+ * it would not make it readable.
+ */
+function major(minor: unknown, currency: unknown): string {
+  const code = typeof currency === 'string' ? currency.toUpperCase() : '';
+  if (!isCurrency(code)) throw unreadable('A gateway A amount carries its currency.');
+  if (typeof minor !== 'number' || !Number.isSafeInteger(minor) || minor < 0)
+    throw unreadable('A gateway A amount is a whole number of minor units.');
+  return Money.fromMinor(minor, code as CurrencyCode).toString();
+}
+const auth = (ctx: GatewayContext<Setting>) => ({ authorization: `Bearer ${ctx.settings.gateway_a_secret_key}` });
+
+/**
+ * The payment of ours an intent concerns: the one its metadata names, else — money paid outside the pay
+ * route, which `billing_invoice_id` recorded as a new payment with the intent as its transaction id —
+ * the one the core finds by that id.
+ */
+function paymentOf(pi: Pick<Intent, 'id' | 'metadata'>): GatewayPaymentRef {
+  const reference = pi.metadata?.billing_payment_reference;
+  return reference ? { reference } : { transactionId: pi.id };
+}
 
 /** What a succeeded or failed PaymentIntent means; keyed by the intent, so a webhook and a look-up count once. */
 function fromIntent(pi: Intent, succeeded: boolean): GatewayEvent[] {
+  if (typeof pi.id !== 'string' || !pi.id) throw unreadable('A gateway A payment intent carries its id.');
   const reference = pi.metadata?.billing_payment_reference;
   const invoiceId = Number(pi.metadata?.billing_invoice_id);
   const key = `${pi.id}:${succeeded ? 'succeeded' : 'failed'}`;
-  if (!succeeded) {
-    return reference ? [{ key, command: { action: 'fail', payment: { reference }, reason: 'payment failed at gateway A' } }] : [];
-  }
+  if (!succeeded) return [{ key, command: { action: 'fail', payment: paymentOf(pi), reason: 'payment failed at gateway A' } }];
   const money = { amount: major(pi.amount_received ?? 0, pi.currency), currency: pi.currency.toUpperCase(), transactionId: pi.id };
   if (reference) return [{ key, command: { action: 'complete', payment: { reference }, ...money } }];
   // paid outside our pay route for one of our invoices: recorded as a new payment
@@ -49,7 +75,7 @@ function fromIntent(pi: Intent, succeeded: boolean): GatewayEvent[] {
   return [{ key, command: { action: 'ignore', reason: 'no billing metadata' } }];
 }
 
-const provider: GatewayProvider = {
+const provider: GatewayProvider<Setting> = {
   method: 'gateway_a',
   title: 'Card (gateway A)',
   settings: ['gateway_a_secret_key', 'gateway_a_signing_secret', 'gateway_a_api_base'],
@@ -65,7 +91,7 @@ const provider: GatewayProvider = {
     const given = parts.filter(([k]) => k === 'v1').map(([, v]) => v ?? '');
     if (!/^\d{1,12}$/.test(t) || !given.length) return false;
     if (Math.abs(delivery.receivedAt.getTime() / 1000 - Number(t)) > TOLERANCE_S) return false;
-    const expected = createHmac('sha256', String(ctx.settings.gateway_a_signing_secret)).update(`${t}.`).update(delivery.raw).digest('hex');
+    const expected = createHmac('sha256', ctx.settings.gateway_a_signing_secret).update(`${t}.`).update(delivery.raw).digest('hex');
     // every v1 is compared, so the answer takes as long whichever matched (secrets being rolled carry two)
     return given.map((v) => constantTimeEqual(v, expected)).includes(true);
   },
@@ -85,15 +111,18 @@ const provider: GatewayProvider = {
       case 'payment_intent.payment_failed':
         return fromIntent(object, false);
       case 'charge.refunded': {
+        const total = major(object.amount_refunded, object.currency);
         // a charge does not inherit its intent's metadata: ask the gateway for the intent when it is not there
         let reference: string | undefined = object.metadata?.billing_payment_reference;
-        if (!reference && typeof object.payment_intent === 'string') {
-          const res = await ctx.api(`/v1/payment_intents/${encodeURIComponent(object.payment_intent)}`, { headers: auth(ctx) });
+        const intent = typeof object.payment_intent === 'string' && object.payment_intent ? object.payment_intent : null;
+        if (!reference && intent) {
+          const res = await ctx.api(`/v1/payment_intents/${encodeURIComponent(intent)}`, { headers: auth(ctx) });
           if (res.ok) reference = ((await res.json()) as Intent).metadata?.billing_payment_reference;
         }
-        if (!reference) return [{ key: event.id, command: { action: 'ignore', reason: 'refund of a charge that is not ours' } }];
-        const total = major(Number(object.amount_refunded ?? 0), String(object.currency ?? ''));
-        return [{ key: event.id, command: { action: 'refund_to', payment: { reference }, refundedTotal: total } }];
+        // without a reference it may still be money recorded from billing_invoice_id: the intent names it
+        const payment: GatewayPaymentRef | null = reference ? { reference } : intent ? { transactionId: intent } : null;
+        if (!payment) return [{ key: event.id, command: { action: 'ignore', reason: 'refund of a charge with no payment intent' } }];
+        return [{ key: event.id, command: { action: 'refund_to', payment, refundedTotal: total } }];
       }
       default:
         return [{ key: event.id, command: { action: 'ignore', reason: `event type ${event.type}` } }];
@@ -149,7 +178,7 @@ export default definePlugin({
   settings: {
     gateway_a_secret_key: { type: 'string', default: '', secret: true, description: 'Secret API key (sk_…): creates checkouts' },
     gateway_a_signing_secret: { type: 'string', default: '', secret: true, description: 'Webhook signing secret (whsec_…)' },
-    gateway_a_api_base: { type: 'string', format: 'uri', default: 'https://api.stripe.com', description: "The gateway's API" },
+    gateway_a_api_base: { type: 'string', format: 'api-base', default: 'https://api.stripe.com', description: "The gateway's API" },
   },
   gateways: [provider],
 });

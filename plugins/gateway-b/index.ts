@@ -1,12 +1,24 @@
 // Gateway B (Mollie-shaped): its webhook is only a payment id; what counts is what its API then says
 // of that payment, fetched with our key (contract §7). Nothing in the request itself is trusted.
-import { definePlugin, unreadable, type GatewayContext, type GatewayEvent, type GatewayProvider } from '../../core/plugin-api.ts';
+import {
+  definePlugin,
+  unreachable,
+  unreadable,
+  type GatewayContext,
+  type GatewayDelivery,
+  type GatewayEvent,
+  type GatewayProvider,
+} from '../../core/plugin-api.ts';
 
-declare module '../../core/options/option-map.ts' {
-  interface OptionMap {
-    gateway_b_api_key: string;
-    gateway_b_api_base: string;
-  }
+/** The gateway's settings: options (declared below as data) and the keys its provider reads. */
+interface GatewayBSettings {
+  gateway_b_api_key: string;
+  gateway_b_api_base: string;
+}
+type Setting = keyof GatewayBSettings;
+
+declare module 'billing-service' {
+  interface OptionMap extends GatewayBSettings {}
 }
 
 interface BPayment {
@@ -19,14 +31,29 @@ interface BPayment {
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 const FAILED = new Set(['failed', 'canceled', 'expired']);
-const auth = (ctx: GatewayContext) => ({ authorization: `Bearer ${String(ctx.settings.gateway_b_api_key)}` });
+const auth = (ctx: GatewayContext<Setting>) => ({ authorization: `Bearer ${ctx.settings.gateway_b_api_key}` });
 
 /** The gateway's payment, read from its API with our key; null when it does not know the id. */
-async function fetchPayment(id: string, ctx: GatewayContext): Promise<BPayment | null> {
+async function fetchPayment(id: string, ctx: GatewayContext<Setting>): Promise<BPayment | null> {
   const res = await ctx.api(`/v2/payments/${encodeURIComponent(id)}`, { headers: auth(ctx) });
   if (res.status === 404) return null;
-  if (!res.ok) throw new Error(`gateway B answered ${res.status}`);
+  // our key refused, or another answer we cannot use: worth a retry once fixed
+  if (!res.ok) throw unreachable();
   return (await res.json()) as BPayment;
+}
+
+/** The gateway's payment id a notification names (form or JSON: `payment_id`, or `id`). */
+function namedId(delivery: GatewayDelivery): string {
+  const text = delivery.raw.toString('utf8');
+  let fields: Record<string, unknown>;
+  try {
+    fields = text.trimStart().startsWith('{') ? JSON.parse(text) : Object.fromEntries(new URLSearchParams(text));
+  } catch {
+    throw unreadable();
+  }
+  const id = fields?.payment_id ?? fields?.id;
+  if (typeof id !== 'string' || !ID.test(id)) throw unreadable('A gateway B notification carries a payment_id.');
+  return id;
 }
 
 /** Keyed by payment id + status + refunded amount: the same state reported again counts once. */
@@ -47,7 +74,7 @@ function events(p: BPayment): GatewayEvent[] {
   return [{ key, command: { action: 'ignore', reason: `status ${p.status}` } }];
 }
 
-const provider: GatewayProvider = {
+const provider: GatewayProvider<Setting> = {
   method: 'gateway_b',
   title: 'Gateway B',
   settings: ['gateway_b_api_key', 'gateway_b_api_base'],
@@ -57,17 +84,11 @@ const provider: GatewayProvider = {
 
   // no signature: the delivery only names a payment, which parse fetches from the gateway itself
   verify: () => true,
+  // the core asks the gateway nothing unless this id is one of our payments' (kept as transaction_id at checkout)
+  names: (delivery) => ({ transactionId: namedId(delivery) }),
 
   async parse(delivery, ctx) {
-    const text = delivery.raw.toString('utf8');
-    let fields: Record<string, unknown>;
-    try {
-      fields = text.trimStart().startsWith('{') ? JSON.parse(text) : Object.fromEntries(new URLSearchParams(text));
-    } catch {
-      throw unreadable();
-    }
-    const id = fields?.payment_id ?? fields?.id;
-    if (typeof id !== 'string' || !ID.test(id)) throw unreadable('A gateway B notification carries a payment_id.');
+    const id = namedId(delivery);
     const p = await fetchPayment(id, ctx);
     return p ? events(p) : [{ key: `${id}:unknown`, command: { action: 'ignore', reason: 'unknown at gateway B' } }];
   },
@@ -105,7 +126,7 @@ export default definePlugin({
   compatibility: '>=0.1.0',
   settings: {
     gateway_b_api_key: { type: 'string', default: '', secret: true, description: 'API key (live_… or test_…)' },
-    gateway_b_api_base: { type: 'string', format: 'uri', default: 'https://api.mollie.com', description: "The gateway's API" },
+    gateway_b_api_base: { type: 'string', format: 'api-base', default: 'https://api.mollie.com', description: "The gateway's API" },
   },
   gateways: [provider],
 });

@@ -13,14 +13,18 @@ import {
   type GatewayProvider,
 } from '../../core/plugin-api.ts';
 
-declare module '../../core/options/option-map.ts' {
-  interface OptionMap {
-    gateway_c_access_token: string;
-    gateway_c_location_id: string;
-    gateway_c_signature_key: string;
-    gateway_c_notification_url: string;
-    gateway_c_api_base: string;
-  }
+/** The gateway's settings: options (declared below as data) and the keys its provider reads. */
+interface GatewayCSettings {
+  gateway_c_access_token: string;
+  gateway_c_location_id: string;
+  gateway_c_signature_key: string;
+  gateway_c_notification_url: string;
+  gateway_c_api_base: string;
+}
+type Setting = keyof GatewayCSettings;
+
+declare module 'billing-service' {
+  interface OptionMap extends GatewayCSettings {}
 }
 
 interface Amount {
@@ -30,8 +34,8 @@ interface Amount {
 
 const VERSION = '2025-01-23';
 const major = (m: Amount) => Money.fromMinor(m.amount, m.currency.toUpperCase() as CurrencyCode).toString();
-const headers = (ctx: GatewayContext) => ({
-  authorization: `Bearer ${String(ctx.settings.gateway_c_access_token)}`,
+const headers = (ctx: GatewayContext<Setting>) => ({
+  authorization: `Bearer ${ctx.settings.gateway_c_access_token}`,
   'square-version': VERSION,
   'content-type': 'application/json',
 });
@@ -62,7 +66,7 @@ function refund(r: { id: string; status: string; amount_money: Amount }, referen
   return { key, command: { action: 'refund', payment: { reference }, amount: major(r.amount_money), reason: 'refunded at gateway C' } };
 }
 
-const provider: GatewayProvider = {
+const provider: GatewayProvider<Setting> = {
   method: 'gateway_c',
   title: 'Gateway C',
   settings: [
@@ -80,8 +84,8 @@ const provider: GatewayProvider = {
     const given = delivery.headers['x-gateway-c-signature'];
     if (typeof given !== 'string') return false;
     // the URL signed is the one configured, never one read from the request (a proxy may rewrite it)
-    const expected = createHmac('sha256', String(ctx.settings.gateway_c_signature_key))
-      .update(String(ctx.settings.gateway_c_notification_url))
+    const expected = createHmac('sha256', ctx.settings.gateway_c_signature_key)
+      .update(ctx.settings.gateway_c_notification_url)
       .update(delivery.raw)
       .digest('base64');
     return constantTimeEqual(given, expected);
@@ -122,7 +126,7 @@ const provider: GatewayProvider = {
       body: JSON.stringify({
         idempotency_key: p.reference,
         order: {
-          location_id: String(ctx.settings.gateway_c_location_id),
+          location_id: ctx.settings.gateway_c_location_id,
           reference_id: p.reference,
           line_items: [
             { name: `Invoice ${invoice.number}`, quantity: '1', base_price_money: { amount: Number(p.minor), currency: p.currency } },
@@ -170,7 +174,7 @@ export default definePlugin({
       default: '',
       description: 'The notification URL exactly as registered at the gateway (it is part of the signature)',
     },
-    gateway_c_api_base: { type: 'string', format: 'uri', default: 'https://connect.squareup.com', description: "The gateway's API" },
+    gateway_c_api_base: { type: 'string', format: 'api-base', default: 'https://connect.squareup.com', description: "The gateway's API" },
   },
   gateways: [provider],
 });

@@ -1,10 +1,11 @@
 // Gateway D (Authorize.Net-shaped): a hosted payment page whose order carries our reference as its
 // `invoiceNumber`, webhooks signed `sha512=<hex HMAC-SHA512(signature key, body)>`, and the legacy relay
-// response `billing_gateway_d_response` with its optional MD5 (contract §7).
+// response `billing_gateway_d_response`, which is believed only as far as the gateway's API confirms it.
 import { createHash, createHmac } from 'node:crypto';
 import {
   constantTimeEqual,
   definePlugin,
+  unreachable,
   unreadable,
   type GatewayContext,
   type GatewayDelivery,
@@ -12,30 +13,34 @@ import {
   type GatewayProvider,
 } from '../../core/plugin-api.ts';
 
-declare module '../../core/options/option-map.ts' {
-  interface OptionMap {
-    gateway_d_api_login_id: string;
-    gateway_d_transaction_key: string;
-    gateway_d_signature_key: string;
-    gateway_d_md5_hash: string;
-    gateway_d_api_base: string;
-  }
+/** The gateway's settings: options (declared below as data) and the keys its provider reads. */
+interface GatewayDSettings {
+  gateway_d_api_login_id: string;
+  gateway_d_transaction_key: string;
+  gateway_d_signature_key: string;
+  gateway_d_md5_hash: string;
+  gateway_d_api_base: string;
+}
+type Setting = keyof GatewayDSettings;
+
+declare module 'billing-service' {
+  interface OptionMap extends GatewayDSettings {}
 }
 
 /** Transaction states that mean the money was captured (reconciliation reads these). */
 const CAPTURED = new Set(['capturedPendingSettlement', 'settledSuccessfully']);
 const DECLINED = new Set(['declined', 'voided', 'expired', 'generalError', 'failedReview']);
 
-const auth = (ctx: GatewayContext) => ({
-  name: String(ctx.settings.gateway_d_api_login_id),
-  transactionKey: String(ctx.settings.gateway_d_transaction_key),
+const auth = (ctx: GatewayContext<Setting>) => ({
+  name: ctx.settings.gateway_d_api_login_id,
+  transactionKey: ctx.settings.gateway_d_transaction_key,
 });
 
 /**
  * One call of the gateway's JSON API (every call is a POST to one address; answers may start with a BOM).
  * With `missing`, a "record not found" (E00040) answers null instead of failing (a retry would not help).
  */
-async function call(ctx: GatewayContext, request: Record<string, unknown>, missing = false): Promise<any> {
+async function call(ctx: GatewayContext<Setting>, request: Record<string, unknown>, missing = false): Promise<any> {
   const res = await ctx.api('/xml/v1/request.api', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -43,7 +48,10 @@ async function call(ctx: GatewayContext, request: Record<string, unknown>, missi
   });
   const body = JSON.parse((await res.text()).replace(/^\uFEFF/, '') || '{}');
   if (missing && body?.messages?.message?.[0]?.code === 'E00040') return null;
-  if (!res.ok || body?.messages?.resultCode !== 'Ok') throw new Error(`gateway D refused ${Object.keys(request)[0]} (${res.status})`);
+  if (!res.ok || body?.messages?.resultCode !== 'Ok') {
+    ctx.log.warn({ request: Object.keys(request)[0], status: res.status, code: body?.messages?.message?.[0]?.code }, 'gateway D refused');
+    throw unreachable();
+  }
   return body;
 }
 
@@ -66,30 +74,42 @@ function form(delivery: GatewayDelivery): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(delivery.raw.toString('utf8')));
 }
 
+/** The relay's transaction id: the one field of its post that is used. */
+function transId(delivery: GatewayDelivery): string {
+  const id = form(delivery).x_trans_id;
+  if (!id || !/^\d{1,20}$/.test(id)) throw unreadable('A relay response carries x_trans_id.');
+  return id;
+}
+
+/**
+ * The legacy relay. Its MD5 (when `gateway_d_md5_hash` is set) covers the login, the transaction id and
+ * the amount — neither the response code nor the invoice number — so a captured decline replayed as
+ * an approval, or with another invoice number, would still verify. Only the transaction id is taken
+ * from the post: its status, amount and invoice number are read from the gateway's API.
+ */
 const relay = {
   action: 'billing_gateway_d_response',
-  verify(delivery: GatewayDelivery, ctx: GatewayContext) {
-    const hash = String(ctx.settings.gateway_d_md5_hash ?? '');
-    if (!hash) return true; // without an MD5 setting parse confirms the transaction with the API instead
+  verify(delivery: GatewayDelivery, ctx: GatewayContext<Setting>) {
+    const hash = ctx.settings.gateway_d_md5_hash;
+    if (!hash) return true; // nothing in the post is believed anyway: parse reads the transaction from the API
     const f = form(delivery);
     const expected = createHash('md5')
-      .update(`${hash}${String(ctx.settings.gateway_d_api_login_id)}${f.x_trans_id ?? ''}${f.x_amount ?? ''}`)
+      .update(`${hash}${ctx.settings.gateway_d_api_login_id}${f.x_trans_id ?? ''}${f.x_amount ?? ''}`)
       .digest('hex')
       .toUpperCase();
     return constantTimeEqual(String(f.x_MD5_Hash ?? '').toUpperCase(), expected);
   },
-  async parse(delivery: GatewayDelivery, ctx: GatewayContext): Promise<GatewayEvent[]> {
-    const f = form(delivery);
-    if (!f.x_trans_id || !/^\d{1,20}$/.test(f.x_trans_id)) throw unreadable('A relay response carries x_trans_id.');
-    if (String(ctx.settings.gateway_d_md5_hash ?? '')) {
-      if (!f.x_invoice_num)
-        return [{ key: `transaction:${f.x_trans_id}:unknown`, command: { action: 'ignore', reason: 'no invoice number' } }];
-      return [transaction(f.x_trans_id, f.x_invoice_num, f.x_response_code === '1', f.x_amount ?? '')];
-    }
-    const found = await call(ctx, { getTransactionDetailsRequest: { merchantAuthentication: auth(ctx), transId: f.x_trans_id } }, true);
+  // which payment of ours the post claims: the core asks the API nothing for a post that names none
+  names(delivery: GatewayDelivery) {
+    transId(delivery);
+    const reference = form(delivery).x_invoice_num;
+    return reference ? { reference } : null;
+  },
+  async parse(delivery: GatewayDelivery, ctx: GatewayContext<Setting>): Promise<GatewayEvent[]> {
+    const id = transId(delivery);
+    const found = await call(ctx, { getTransactionDetailsRequest: { merchantAuthentication: auth(ctx), transId: id } }, true);
     const t = found?.transaction;
-    if (!t?.order?.invoiceNumber)
-      return [{ key: `transaction:${f.x_trans_id}:unknown`, command: { action: 'ignore', reason: 'not ours' } }];
+    if (!t?.order?.invoiceNumber) return [{ key: `transaction:${id}:unknown`, command: { action: 'ignore', reason: 'not ours' } }];
     if (!CAPTURED.has(t.transactionStatus) && !DECLINED.has(t.transactionStatus))
       return [
         {
@@ -97,11 +117,13 @@ const relay = {
           command: { action: 'ignore', reason: `transaction ${t.transactionStatus}` },
         },
       ];
-    return [transaction(t.transId, t.order.invoiceNumber, CAPTURED.has(t.transactionStatus), String(t.settleAmount ?? t.authAmount))];
+    return [
+      transaction(String(t.transId), t.order.invoiceNumber, CAPTURED.has(t.transactionStatus), String(t.settleAmount ?? t.authAmount)),
+    ];
   },
 };
 
-const provider: GatewayProvider = {
+const provider: GatewayProvider<Setting> = {
   method: 'gateway_d',
   title: 'Gateway D',
   settings: ['gateway_d_api_login_id', 'gateway_d_transaction_key', 'gateway_d_signature_key', 'gateway_d_md5_hash', 'gateway_d_api_base'],
@@ -113,7 +135,7 @@ const provider: GatewayProvider = {
   verify(delivery, ctx) {
     const header = delivery.headers['x-gateway-d-signature'];
     if (typeof header !== 'string' || !header.toLowerCase().startsWith('sha512=')) return false;
-    const expected = createHmac('sha512', String(ctx.settings.gateway_d_signature_key)).update(delivery.raw).digest('hex');
+    const expected = createHmac('sha512', ctx.settings.gateway_d_signature_key).update(delivery.raw).digest('hex');
     return constantTimeEqual(header.slice(7).toLowerCase(), expected);
   },
 
@@ -160,7 +182,7 @@ const provider: GatewayProvider = {
     });
     if (typeof body.token !== 'string') throw new Error('gateway D answered no token');
     // the hosted form takes its token by POST only
-    return { redirectUrl: hostedPage(String(ctx.settings.gateway_d_api_base)), form: { token: body.token } };
+    return { redirectUrl: hostedPage(ctx.settings.gateway_d_api_base), form: { token: body.token } };
   },
 
   async lookup(payment, ctx) {
@@ -186,7 +208,7 @@ export default definePlugin({
     gateway_d_transaction_key: { type: 'string', default: '', secret: true, description: 'Transaction Key' },
     gateway_d_signature_key: { type: 'string', default: '', secret: true, description: 'Signature Key: webhooks are refused while unset' },
     gateway_d_md5_hash: { type: 'string', default: '', secret: true, description: 'MD5 Hash of the legacy relay response (optional)' },
-    gateway_d_api_base: { type: 'string', format: 'uri', default: 'https://api.authorize.net', description: "The gateway's API" },
+    gateway_d_api_base: { type: 'string', format: 'api-base', default: 'https://api.authorize.net', description: "The gateway's API" },
   },
   gateways: [provider],
 });

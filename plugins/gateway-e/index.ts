@@ -12,11 +12,15 @@ import {
   type GatewayProvider,
 } from '../../core/plugin-api.ts';
 
-declare module '../../core/options/option-map.ts' {
-  interface OptionMap {
-    gateway_e_secret_key: string;
-    gateway_e_api_base: string;
-  }
+/** The gateway's settings: options (declared below as data) and the keys its provider reads. */
+interface GatewayESettings {
+  gateway_e_secret_key: string;
+  gateway_e_api_base: string;
+}
+type Setting = keyof GatewayESettings;
+
+declare module 'billing-service' {
+  interface OptionMap extends GatewayESettings {}
 }
 
 interface Charge {
@@ -28,7 +32,7 @@ interface Charge {
 }
 
 const major = (minor: number, currency: string) => Money.fromMinor(minor, currency.toUpperCase() as CurrencyCode).toString();
-const auth = (ctx: GatewayContext) => ({ authorization: `Bearer ${String(ctx.settings.gateway_e_secret_key)}` });
+const auth = (ctx: GatewayContext<Setting>) => ({ authorization: `Bearer ${ctx.settings.gateway_e_secret_key}` });
 
 /** Keyed by the gateway's transaction id: the webhook and the look-up of one charge count once. */
 function charge(c: Charge): GatewayEvent[] {
@@ -51,7 +55,7 @@ function charge(c: Charge): GatewayEvent[] {
   return [];
 }
 
-const provider: GatewayProvider = {
+const provider: GatewayProvider<Setting> = {
   method: 'gateway_e',
   title: 'Gateway E',
   settings: ['gateway_e_secret_key', 'gateway_e_api_base'],
@@ -62,7 +66,7 @@ const provider: GatewayProvider = {
   verify(delivery, ctx) {
     const given = delivery.headers['x-gateway-e-signature'];
     if (typeof given !== 'string') return false;
-    const expected = createHmac('sha512', String(ctx.settings.gateway_e_secret_key)).update(delivery.raw).digest('hex');
+    const expected = createHmac('sha512', ctx.settings.gateway_e_secret_key).update(delivery.raw).digest('hex');
     return constantTimeEqual(given.toLowerCase(), expected);
   },
 
@@ -124,7 +128,7 @@ export default definePlugin({
   compatibility: '>=0.1.0',
   settings: {
     gateway_e_secret_key: { type: 'string', default: '', secret: true, description: 'Secret key (sk_…): API calls and webhook signatures' },
-    gateway_e_api_base: { type: 'string', format: 'uri', default: 'https://api.paystack.co', description: "The gateway's API" },
+    gateway_e_api_base: { type: 'string', format: 'api-base', default: 'https://api.paystack.co', description: "The gateway's API" },
   },
   gateways: [provider],
 });

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { Router } from 'express';
 import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import {
+  ASSET_PREFIX,
+  BillingError,
+  cleanPng,
   definePlugin,
   filter,
   html,
@@ -14,11 +16,11 @@ import {
 // E-signatures on accepted quotes (contract §9.5): the pad on the public quote page, the checked PNG
 // stored with the content hash, and "Signed by" on the quote and on the invoice made from it.
 // docs/quote-signatures.md is the user's page.
-import { PAD_SCRIPT, PAD_SCRIPT_PATH } from './pad-script.ts';
-import { checkSignaturePng } from './png.ts';
+import { PAD_SCRIPT, PAD_SCRIPT_NAME } from './pad-script.ts';
+import { checkSignaturePng, SIGNATURE_BOUNDS } from './png.ts';
 import { contentSha256, dataUrl, insertSignature, signatureFor, signedLine, type StoredSignature } from './signatures.ts';
 
-declare module '../../core/options/option-map.ts' {
+declare module 'billing-service' {
   interface OptionMap {
     quote_signature_required: boolean;
   }
@@ -31,7 +33,7 @@ export interface SignatureRecord {
   content_sha256: string;
 }
 
-declare module '../../core/hooks/hook-map.ts' {
+declare module 'billing-service' {
   interface ActionMap {
     billing_quote_signed: [quoteId: number, quote: BillingDocument, signature: SignatureRecord];
   }
@@ -57,6 +59,10 @@ async function acceptWithSignature(
   try {
     return { ...acceptance, record: await signedRecord(ctx, acceptance.record, quote, c) };
   } catch (err) {
+    // every image checker busy: a 503 with Retry-After, the token not charged (a throw here would be a 500)
+    if (err instanceof BillingError && err.code === 'billing_busy') {
+      return { ...acceptance, refusals: [...acceptance.refusals, { code: err.code, message: err.message, data: err.data }] };
+    }
     if (!(err instanceof Refused)) throw err;
     const refusal = { code: 'billing_signature_required' as const, message: err.message };
     return { ...acceptance, refusals: [...acceptance.refusals, refusal] };
@@ -81,7 +87,7 @@ async function signedRecord(
   if (!signature) throw refuse('Please sign in the box to accept this quote.');
   if (!name) throw refuse('Please type your name next to your signature.');
   if (name.length > MAX_NAME) throw refuse(`The name may have at most ${MAX_NAME} characters.`);
-  const png = checkSignaturePng(signature);
+  const png = await checkSignaturePng(signature);
   if (!png.ok) throw refuse(`The signature is not accepted: ${png.reason}. Please sign again.`);
 
   const stored = await insertSignature(c.tx, {
@@ -103,12 +109,23 @@ async function signedRecord(
 }
 
 async function pdfBlock(ctx: PluginContext, s: StoredSignature): Promise<Content> {
+  // A render never depends on an unverified image: what is drawn is the image decoded and encoded again
+  // (checked once, then remembered). One stored before signatures were re-encoded that fails the check
+  // is left out — a bad image must not stall the PDF worker or fail the quote's and invoice's PDFs.
+  const image = await cleanPng(s.image, SIGNATURE_BOUNDS).catch((err: unknown) => {
+    // every image checker busy: this render goes without the drawing rather than fail
+    if (err instanceof BillingError && err.code === 'billing_busy') return { ok: false as const, reason: err.message };
+    throw err;
+  });
+  if (!image.ok) ctx.log.warn({ quoteId: s.quote_id, reason: image.reason }, 'a stored signature image fails its check; drawn without it');
   return {
     unbreakable: true,
     margin: [0, 18, 0, 0],
     stack: [
       { text: 'SIGNATURE', fontSize: 8, bold: true, color: '#6b7280', characterSpacing: 0.6 },
-      { image: dataUrl(s), fit: [200, 70], margin: [0, 4, 0, 4] },
+      image.ok
+        ? { image: `data:image/png;base64,${image.bytes.toString('base64')}`, fit: [200, 70], margin: [0, 4, 0, 4] }
+        : { text: '(the drawn signature cannot be shown)', fontSize: 8, italics: true, color: '#6b7280', margin: [0, 4, 0, 4] },
       { text: await signedLine(ctx, s), fontSize: 9, bold: true },
       { text: `Content SHA-256 ${s.content_sha256}`, fontSize: 6.5, color: '#6b7280', margin: [0, 2, 0, 0] },
     ],
@@ -163,7 +180,7 @@ export default definePlugin({
   <input id="signer-name" name="signer_name" maxlength="${MAX_NAME}" autocomplete="name"${required ? ' required' : ''}>
   <button type="button" id="signature-clear" class="secondary">Clear signature</button>
 </fieldset>
-<script src="${PAD_SCRIPT_PATH}" defer></script>`,
+<script src="${ASSET_PREFIX}${PAD_SCRIPT_NAME}" defer></script>`,
       ];
     }),
     filter('billing_public_document_blocks', (ctx: PluginContext) => async (blocks, doc) => {
@@ -184,16 +201,5 @@ export default definePlugin({
       return { ...d, content: [...content, await pdfBlock(ctx, s)] } as unknown as Record<string, unknown>;
     }),
   ],
-  routers: () => {
-    const router = Router();
-    router.get(PAD_SCRIPT_PATH, (_req, res) => {
-      res.set({
-        'Content-Type': 'text/javascript; charset=utf-8',
-        'Cache-Control': 'public, max-age=3600',
-        'X-Content-Type-Options': 'nosniff',
-      });
-      res.end(PAD_SCRIPT);
-    });
-    return [router];
-  },
+  assets: [{ name: PAD_SCRIPT_NAME, type: 'text/javascript; charset=utf-8', body: PAD_SCRIPT }],
 });

@@ -1,5 +1,5 @@
-/** Where the service serves the pad's script: its own origin, so the public pages' `script-src 'self'` allows it. */
-export const PAD_SCRIPT_PATH = '/billing/assets/quote-signature-pad.js';
+/** The pad's script, served as an asset at /billing/assets/<name>: the service's own origin, which the public pages' `script-src 'self'` allows. */
+export const PAD_SCRIPT_NAME = 'quote-signature-pad.js';
 
 /**
  * The drawing pad: a few lines of canvas code, no library. It draws with pointer events (mouse, pen and

@@ -4,17 +4,26 @@ import { nextDate, periodDate, withinEnd } from './schedule.ts';
 
 export const SEND_TOPIC = 'recurring.send';
 
+/**
+ * Periods one run generates per profile, at most: a profile further behind (after downtime) goes on at
+ * the next run, an hour later, so one profile can never turn one run into thousands of invoices and mails.
+ */
+export const PERIODS_PER_RUN = 12;
+
 export interface GenerationResult {
   generated: number;
   failed: number;
   profiles: number;
+  /** Profiles that reached `PERIODS_PER_RUN` with periods still due: the next run goes on with them. */
+  behind: number;
 }
 
 type Step = { kind: 'generated'; invoiceId: number } | { kind: 'idle' };
 
 /**
  * `billing_generate_recurring_invoices`: for every active profile, one invoice for each period whose date
- * has come in the site timezone, oldest first, so a run after downtime catches every missed period up.
+ * has come in the site timezone, oldest first, so runs after downtime catch every missed period up — at
+ * most `PERIODS_PER_RUN` of them per profile and run.
  *
  * Each period is one transaction: the profile row is locked (`skip locked`: another instance at work on
  * it is left to finish), the invoice is created through the invoice service with the period's date,
@@ -28,13 +37,24 @@ export async function generateDue(ctx: PluginContext, now = new Date()): Promise
     `select id from billing_recurring_profiles where status = 'active' and next_date <= $1::date order by next_date, id`,
     [today],
   );
-  const result: GenerationResult = { generated: 0, failed: 0, profiles: due.length };
+  const result: GenerationResult = { generated: 0, failed: 0, profiles: due.length, behind: 0 };
   for (const { id } of due) {
     try {
+      let periods = 0;
       for (;;) {
+        if (periods === PERIODS_PER_RUN) {
+          // still due ones are left for the next run (next_date tells, without generating one more)
+          const [left] = await ctx.db.query(
+            `select 1 from billing_recurring_profiles where id = $1 and status = 'active' and next_date <= $2::date`,
+            [id, today],
+          );
+          if (left) result.behind++;
+          break;
+        }
         const step = await generateOne(ctx, Number(id), today);
         if (step.kind === 'idle') break;
         result.generated++;
+        periods++;
       }
     } catch (err) {
       result.failed++;

@@ -197,6 +197,8 @@ export default definePlugin({
     {
       topic: SEND_TOPIC,
       description: 'E-mails a generated invoice to its customer (auto_send), which issues it.',
+      // a lane per profile: one profile's backlog of mails goes one at a time, beside every other's
+      lanes: { by: 'profile_id' },
       handle: async (item, ctx) => {
         const invoice = await ctx.api.invoices.get(item.payload.invoice_id);
         if (invoice.sentAt) return; // a retry after the mail left

@@ -10,7 +10,7 @@ import {
   type PluginContext,
   type Tx,
 } from '../../core/plugin-api.ts';
-import { FREQUENCIES, firstPeriodFrom, nextDate, type End, type Frequency, type Schedule } from './schedule.ts';
+import { FREQUENCIES, firstPeriodFrom, nextDate, startsTooFarBack, type End, type Frequency, type Schedule } from './schedule.ts';
 
 export type ProfileStatus = 'active' | 'paused' | 'finished';
 
@@ -114,6 +114,19 @@ function invalid(param: string, message: string): BillingError {
   return new BillingError('rest_invalid_param', `Invalid parameter(s): ${param}`, { params: { [param]: message } });
 }
 
+/**
+ * A new schedule may owe at most its first period and the one after (docs/recurring.md, `start_date`):
+ * a start date years back would make the next run bill, and with `auto_send` mail, every period since.
+ */
+function checkStart(s: Schedule, first: number, today: string): void {
+  if (startsTooFarBack(s, first, today)) {
+    throw invalid(
+      'start_date',
+      `start_date: a ${s.frequency} profile may start at most one period before today (${today}); earlier periods are not billed.`,
+    );
+  }
+}
+
 export function notFound(): BillingError {
   return new BillingError('billing_rest_not_found', 'No recurring profile has this id.');
 }
@@ -180,6 +193,7 @@ export class ProfileStore {
     const template = checkTemplate(input.template);
     const end: End = input.end ?? { type: 'never' };
     const s: Schedule = { start_date: input.start_date, frequency: input.frequency, end };
+    checkStart(s, firstPeriod, await this.today());
     const next = nextDate(s, firstPeriod, 0);
     return this.ctx.db.transaction(async (tx) => {
       const rows = await tx.query<ProfileRow>(
@@ -220,6 +234,7 @@ export class ProfileStore {
         frequency: input.frequency ?? r.frequency,
         end: input.end ?? r.end_rule,
       };
+      if (scheduleChange.length) checkStart(s, r.next_period, await this.today(tx));
       const next = nextDate(s, r.next_period, r.generated_count);
       const status: ProfileStatus = next === null ? 'finished' : r.status === 'finished' ? 'active' : r.status;
       const rows = await tx.query<ProfileRow>(

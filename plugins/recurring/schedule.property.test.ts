@@ -3,7 +3,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { siteDate } from '../../core/time/site-time.ts';
-import { FREQUENCIES, nextDate, periodDate, periodsDue, type Frequency } from './schedule.ts';
+import { FREQUENCIES, nextDate, periodDate, periodsDue, startsTooFarBack, type Frequency } from './schedule.ts';
 
 const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 const monthLength = (y: number, m: number) => [31, isLeap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]!;
@@ -146,5 +146,26 @@ describe('periodsDue and the ends', () => {
       ),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('startsTooFarBack (the start-date rule of a new profile)', () => {
+  it('a start it accepts owes at most two periods today; one it refuses owes at least three', () => {
+    fc.assert(
+      fc.property(dateArb, dateArb, freqArb, (start, today, f) => {
+        const s = { start_date: ymd(start.y, start.m, start.d), frequency: f, end: { type: 'never' as const } };
+        const t = ymd(today.y, today.m, today.d);
+        const owed = periodsDue(s, 0, t, 3).length;
+        if (startsTooFarBack(s, 0, t)) expect(owed).toBe(3);
+        else expect(owed).toBeLessThanOrEqual(2);
+      }),
+    );
+  });
+
+  it('the year-2000 daily profile is refused; yesterday is the limit', () => {
+    const daily = (start_date: string) => ({ start_date, frequency: 'daily' as const, end: { type: 'never' as const } });
+    expect(startsTooFarBack(daily('2000-01-01'), 0, '2026-11-27')).toBe(true);
+    expect(startsTooFarBack(daily('2026-11-25'), 0, '2026-11-27')).toBe(true);
+    expect(startsTooFarBack(daily('2026-11-26'), 0, '2026-11-27')).toBe(false);
   });
 });

@@ -81,3 +81,12 @@ export function firstPeriodFrom(s: Schedule, from: number, today: string): numbe
   while (periodDate(s.start_date, s.frequency, n) < today) n++;
   return n;
 }
+
+/**
+ * Whether a profile whose first invoice is period `first` would start with a backlog: more than one
+ * period before `today` (the period after it is already past). A daily profile may start yesterday, a
+ * monthly one on this day last month; older periods are never billed by a new profile in one go.
+ */
+export function startsTooFarBack(s: Schedule, first: number, today: string): boolean {
+  return periodDate(s.start_date, s.frequency, first + 1) < today;
+}

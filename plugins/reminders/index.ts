@@ -4,7 +4,7 @@ import { definePlugin, type BillingDocument } from '../../core/plugin-api.ts';
 import { runReminders, sendReminder, SEND_TOPIC } from './run.ts';
 import { DEFAULT_STEPS, type ReminderStep } from './steps.ts';
 
-declare module '../../core/options/option-map.ts' {
+declare module 'billing-service' {
   interface OptionMap {
     reminder_steps: ReminderStep[];
     late_fee_enabled: boolean;
@@ -14,7 +14,7 @@ declare module '../../core/options/option-map.ts' {
   }
 }
 
-declare module '../../core/hooks/hook-map.ts' {
+declare module 'billing-service' {
   interface ActionMap {
     billing_reminder_sent: [invoiceId: number, invoice: BillingDocument, step: ReminderStep];
     billing_late_fee_applied: [invoiceId: number, invoice: BillingDocument, amount: string];
@@ -115,6 +115,7 @@ export default definePlugin({
     {
       topic: SEND_TOPIC,
       description: 'One payment reminder to the customer of an invoice',
+      lanes: { by: 'to' },
       handle: (item, ctx) => sendReminder(item, ctx),
     },
   ],

@@ -16,6 +16,14 @@ import { fillHtml, fillText, normalizeSteps, plainText, type ReminderStep } from
 export const OPEN_STATUSES = ['available', 'partial', 'unpaid'];
 /** Invoices handled per transaction: a run over many due invoices holds no lock for long. */
 const BATCH = 500;
+/**
+ * Bounds of one run (docs/security.md, "Background work"): reminders queued in all, and to one address.
+ * Invoices past them are reminded by the next runs (their step is not recorded until then), so one
+ * customer with thousands of open invoices, or one address on thousands of invoices, cannot turn a
+ * run into thousands of mails; each invoice gets at most one reminder per run (its latest due step).
+ */
+export const REMINDERS_PER_RUN = 2000;
+export const REMINDERS_PER_ADDRESS = 10;
 export const SEND_TOPIC = 'reminders.send';
 
 export interface RunSummary {
@@ -24,6 +32,8 @@ export interface RunSummary {
   reminded: number;
   /** Earlier steps recorded as skipped because a later one was due. */
   skipped: number;
+  /** Invoices due a reminder but left to the next run by the run's bounds. */
+  deferred: number;
   late_fees: number;
 }
 
@@ -37,11 +47,12 @@ export async function runReminders(ctx: PluginContext, now = new Date()): Promis
   const o = await ctx.options.getMany(['timezone', 'reminder_steps', 'late_fee_enabled']);
   const today = siteDate(now, o.timezone);
   const steps = normalizeSteps(o.reminder_steps);
-  const summary: RunSummary = { today, reminded: 0, skipped: 0, late_fees: 0 };
+  const summary: RunSummary = { today, reminded: 0, skipped: 0, deferred: 0, late_fees: 0 };
   // fees first: a reminder queued in the same run then states the amount due with its fee
   if (o.late_fee_enabled) summary.late_fees = await applyLateFees(ctx, today);
   if (steps.length) {
-    const ids = await reminderCandidates(ctx, steps, today);
+    const { ids, total } = await reminderCandidates(ctx, steps, today);
+    summary.deferred = total - ids.length;
     for (let i = 0; i < ids.length; i += BATCH) {
       const { reminded, skipped } = await recordBatch(ctx, ids.slice(i, i + BATCH), steps, today);
       summary.reminded += reminded;
@@ -55,20 +66,25 @@ export async function runReminders(ctx: PluginContext, now = new Date()): Promis
 const LATEST = (steps: string, today: string) => `(select max(o) from unnest(${steps}::int[]) o where d.due_date + o <= ${today}::date)`;
 
 /**
- * Open invoices whose latest due step is not recorded yet. The range `due_date <= today − smallest offset`
- * runs on the partial index of open invoices, so paid, draft and trashed invoices are never read.
+ * Open invoices whose latest due step is not recorded yet, within the run's bounds (oldest invoices
+ * first, at most `REMINDERS_PER_ADDRESS` per address), and how many there are in all. The range
+ * `due_date <= today − smallest offset` runs on the partial index of open invoices, so paid, draft and
+ * trashed invoices are never read.
  */
-async function reminderCandidates(ctx: PluginContext, steps: ReminderStep[], today: string): Promise<number[]> {
+async function reminderCandidates(ctx: PluginContext, steps: ReminderStep[], today: string): Promise<{ ids: number[]; total: number }> {
   const offsets = steps.map((s) => s.offset_days);
-  const rows = await ctx.db.query<{ id: string }>(
-    `select d.id from billing_documents d
-      where d.kind = 'invoice' and d.trashed_at is null and d.status in ('available', 'partial', 'unpaid')
-        and d.due_date <= $1::date and d.due > 0 and d.customer_email <> ''
-        and not exists (select 1 from billing_reminders r where r.invoice_id = d.id and r.offset_days = ${LATEST('$2', '$3')})
-      order by d.id`,
-    [addDays(today, -offsets[0]!), offsets, today],
+  const rows = await ctx.db.query<{ id: string; total: number }>(
+    `select id, total from (
+       select d.id, row_number() over (partition by lower(trim(d.customer_email)) order by d.id) as nth, count(*) over () as total
+         from billing_documents d
+        where d.kind = 'invoice' and d.trashed_at is null and d.status in ('available', 'partial', 'unpaid')
+          and d.due_date <= $1::date and d.due > 0 and d.customer_email <> ''
+          and not exists (select 1 from billing_reminders r where r.invoice_id = d.id and r.offset_days = ${LATEST('$2', '$3')})
+     ) c
+     where nth <= $4 order by id limit $5`,
+    [addDays(today, -offsets[0]!), offsets, today, REMINDERS_PER_ADDRESS, REMINDERS_PER_RUN],
   );
-  return rows.map((r) => Number(r.id));
+  return { ids: rows.map((r) => Number(r.id)), total: Number(rows[0]?.total ?? 0) };
 }
 
 /**
@@ -87,21 +103,24 @@ async function recordBatch(
   return ctx.db.transaction(async (tx) => {
     // the step's words are kept with the queued row, as they were when it came due: editing the
     // steps later changes no queued mail
-    const rows = await tx.query<{ invoice_id: string; offset_days: number; status: string }>(
+    const rows = await tx.query<{ invoice_id: string; offset_days: number; status: string; recipient: string }>(
       `with due as (
-         select d.id, d.due_date, ${LATEST('$2', '$3')} as latest
+         select d.id, d.due_date, ${LATEST('$2', '$3')} as latest, lower(trim(d.customer_email)) as recipient
            from billing_documents d
           where d.id = any($1::bigint[]) and d.kind = 'invoice' and d.trashed_at is null
             and d.status in ('available', 'partial', 'unpaid') and d.due > 0 and d.customer_email <> ''
        )
-       insert into billing_reminders (invoice_id, offset_days, status, subject, body)
-       select due.id, s.o, case when s.o = due.latest then 'queued' else 'skipped' end,
-              case when s.o = due.latest then s.subject else '' end, case when s.o = due.latest then s.body else '' end
-         from due join unnest($2::int[], $4::text[], $5::text[]) as s(o, subject, body) on due.due_date + s.o <= $3::date
-        where due.latest is not null
-          and not exists (select 1 from billing_reminders r where r.invoice_id = due.id and r.offset_days = due.latest)
-       on conflict (invoice_id, offset_days) do nothing
-       returning invoice_id, offset_days, status`,
+       , recorded as (
+         insert into billing_reminders (invoice_id, offset_days, status, subject, body)
+         select due.id, s.o, case when s.o = due.latest then 'queued' else 'skipped' end,
+                case when s.o = due.latest then s.subject else '' end, case when s.o = due.latest then s.body else '' end
+           from due join unnest($2::int[], $4::text[], $5::text[]) as s(o, subject, body) on due.due_date + s.o <= $3::date
+          where due.latest is not null
+            and not exists (select 1 from billing_reminders r where r.invoice_id = due.id and r.offset_days = due.latest)
+         on conflict (invoice_id, offset_days) do nothing
+         returning invoice_id, offset_days, status
+       )
+       select recorded.*, due.recipient from recorded join due on due.id = recorded.invoice_id`,
       [ids, offsets, today, steps.map((s) => s.subject), steps.map((s) => s.body)],
     );
     const queued = rows.filter((r) => r.status === 'queued');
@@ -109,7 +128,8 @@ async function recordBatch(
       tx,
       queued.map((r) => ({
         topic: SEND_TOPIC,
-        payload: { invoice_id: Number(r.invoice_id), offset_days: r.offset_days },
+        // `to` names the mail's lane: one address's reminders go one at a time, beside everyone else's
+        payload: { invoice_id: Number(r.invoice_id), offset_days: r.offset_days, to: r.recipient },
         key: `reminder:${r.invoice_id}:${r.offset_days}`,
       })),
     );

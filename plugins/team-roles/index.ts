@@ -9,7 +9,7 @@ import { ADMINISTRATOR, MANAGE_TEAM, SALES, TEAM_ROLES, applyEdits } from './rol
 import { RoleStore, type RoleView } from './role-store.ts';
 import { teamRoutes, teamScreen } from './team.ts';
 
-declare module '../../core/options/option-map.ts' {
+declare module 'billing-service' {
   interface OptionMap {
     team_sales_scope: 'all' | 'own';
   }

@@ -80,6 +80,10 @@ export function webhookQueues(ctx: PluginContext) {
       description: 'One signed POST of an event to one subscription, retried with growing delays',
       attempts: DELIVERY_ATTEMPTS,
       backoff: deliveryBackoff,
+      // a lane per subscription: a receiver that hangs for the full timeout holds two of the topic's
+      // eight slots on each instance, and the other subscriptions keep theirs
+      concurrency: 8,
+      lanes: { by: 'subscription_id', concurrency: 2 },
       handle: (item: OutboxItem) => deliverOne(item, ctx),
     },
   ];

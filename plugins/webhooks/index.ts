@@ -4,7 +4,7 @@ import { EVENT_LISTENERS } from './events.ts';
 import { webhooksScreen } from './screen.ts';
 import { subscriptionRoutes } from './subscriptions.ts';
 
-declare module '../../core/options/option-map.ts' {
+declare module 'billing-service' {
   interface OptionMap {
     webhooks_allow_private_hosts: boolean;
   }

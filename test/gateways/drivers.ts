@@ -24,6 +24,8 @@ export interface Held {
   currency: string;
   status: 'open' | 'paid' | 'failed';
   refunds: Array<{ id: string; minor: number }>;
+  /** Paid outside the pay route: the gateway-side object names only the invoice (A's `billing_invoice_id`), no reference of ours. */
+  invoiceId?: number;
 }
 
 export interface Driver {
@@ -51,6 +53,12 @@ export interface Driver {
   refunded(reference: string, minor: number): string;
   /** A success naming a payment the service never made. */
   unknown(): string;
+  /**
+   * For a gateway whose success events can record money paid outside the pay route (A: a payment taken
+   * in its dashboard, naming only our invoice): the ledger entry (its key, for `refunded` and
+   * `failed`) and the success webhook body. Absent: the gateway's events only complete our payments.
+   */
+  outside?(invoiceId: number, minor: number): { key: string; body: string };
   /** The reconciliation job's name. */
   job: string;
 }
@@ -110,7 +118,7 @@ export async function gatewayA(): Promise<Driver> {
     status: h.status === 'paid' ? 'succeeded' : h.status === 'failed' ? 'requires_payment_method' : 'requires_payment_method',
     amount_received: h.status === 'paid' ? h.minor : 0,
     currency: h.currency.toLowerCase(),
-    metadata: { billing_payment_reference: h.reference },
+    metadata: h.invoiceId === undefined ? { billing_payment_reference: h.reference } : { billing_invoice_id: String(h.invoiceId) },
   });
   fake.on('POST /v1/checkout/sessions', (req) => {
     const h = hold(
@@ -186,6 +194,13 @@ export async function gatewayA(): Promise<Driver> {
         currency: 'usd',
         metadata: { billing_payment_reference: 'P999999' },
       });
+    },
+    outside(invoiceId, minor) {
+      const key = next('outside_');
+      const h = hold(d.ledger, key, minor, 'USD', next('pi_'));
+      h.invoiceId = invoiceId;
+      h.status = 'paid';
+      return { key, body: event('payment_intent.succeeded', intent(h)) };
     },
   };
 }

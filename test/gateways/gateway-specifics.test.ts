@@ -5,8 +5,9 @@ import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { billing } from '../helpers/cli.ts';
-import { bootKernel } from '../helpers/kernel.ts';
-import { A_SIGNING, C_KEY, D_LOGIN, D_SIGNATURE_KEY, DRIVERS, sentToGateway, squareAccepts, type Driver } from './drivers.ts';
+import { bootKernel, eventually } from '../helpers/kernel.ts';
+import { Browser, makeUser } from '../identity/support.ts';
+import { A_SIGNING, C_KEY, D_LOGIN, D_SIGNATURE_KEY, DRIVERS, E_SECRET, sentToGateway, squareAccepts, type Driver } from './drivers.ts';
 
 /**
  * What each gateway does its own way (contract §7): A's timestamp window, several `v1` values and
@@ -59,6 +60,8 @@ async function pending(method: string, total = '50.00') {
   return { doc, reference: (await statuses(doc.id))[0]!.reference };
 }
 
+const inboxRows = async () => Number((await k.db.query<{ n: string }>('select count(*) n from billing_gateway_deliveries'))[0]!.n);
+
 const statuses = (invoiceId: number) =>
   k.db.query<{ reference: string; status: string; amount: string; method: string }>(
     'select reference, status, amount::text, method from billing_payments where invoice_id = $1 order by id',
@@ -96,6 +99,34 @@ describe('gateway A', () => {
     expect((await post('billing_gateway_a_webhook', body, { 'gateway-a-signature': `t=${t},v1=${wrong}` })).status).toBe(401);
     expect((await post('billing_gateway_a_webhook', body, { 'gateway-a-signature': `t=${t},v1=${wrong},v1=${right}` })).status).toBe(200);
     expect((await statuses(doc.id))[0]!.status).toBe('completed');
+  });
+
+  it('answers 400 to a signed event it cannot read (no currency, an amount that is no integer), keeping it as unreadable', async () => {
+    const { doc, reference } = await pending('gateway_a');
+    const paid = JSON.parse(d.A!.paid(reference));
+    const intent = paid.data.object;
+    const events = [
+      { ...paid, id: 'evt_no_currency', data: { object: { ...intent, currency: undefined } } },
+      { ...paid, id: 'evt_fraction', data: { object: { ...intent, amount_received: 5000.5 } } },
+      { ...paid, id: 'evt_text_amount', data: { object: { ...intent, amount_received: '5000' } } },
+      {
+        id: 'evt_refund_no_currency',
+        type: 'charge.refunded',
+        data: { object: { id: 'ch_1', payment_intent: intent.id, amount_refunded: 100 } },
+      },
+    ];
+    for (const e of events) {
+      const body = JSON.stringify(e);
+      expect(await post('billing_gateway_a_webhook', body, d.A!.headers(body))).toMatchObject({
+        status: 400,
+        body: { success: false, data: { code: 'billing_bad_request' } },
+      });
+    }
+    const kept = await k.db.query<{ status: string }>(
+      `select status from billing_gateway_deliveries where method = 'gateway_a' order by id desc limit ${events.length}`,
+    );
+    expect(kept.map((r) => r.status)).toEqual(Array(events.length).fill('unreadable'));
+    expect((await statuses(doc.id))[0]!.status).toBe('pending');
   });
 
   it('records money for an invoice named only by billing_invoice_id as a new completed payment', async () => {
@@ -249,30 +280,79 @@ describe('gateway D', () => {
       expect((await statuses(doc.id))[0]!.status).toBe('completed');
     });
 
-    it('with an MD5 setting, checks x_MD5_Hash and completes on a right one', async () => {
+    it('with an MD5 setting, checks x_MD5_Hash, and completes what the API says is captured', async () => {
       await k.options.set('gateway_d_md5_hash', 'legacyhash', CLI);
       try {
         const { doc, reference } = await pending('gateway_d', '33.00');
-        const form = { x_response_code: '1', x_trans_id: '7001', x_amount: '33.00', x_invoice_num: reference };
-        expect(await relay({ ...form, x_MD5_Hash: md5('wrong', '7001', '33.00') })).toMatchObject({
+        const trans = d.D!.ledger.get(reference)!.gid;
+        const form = { x_response_code: '1', x_trans_id: trans, x_amount: '33.00', x_invoice_num: reference };
+        expect(await relay({ ...form, x_MD5_Hash: md5('wrong', trans, '33.00') })).toMatchObject({
           status: 401,
           body: { data: { code: 'billing_invalid_signature' } },
         });
         expect(await relay(form)).toMatchObject({ status: 401 });
         expect((await statuses(doc.id))[0]!.status).toBe('pending');
-        expect(await relay({ ...form, x_MD5_Hash: md5('legacyhash', '7001', '33.00') })).toEqual({ status: 200, body: { success: true } });
+        d.D!.paid(reference); // captured at the gateway
+        expect(await relay({ ...form, x_MD5_Hash: md5('legacyhash', trans, '33.00') })).toEqual({ status: 200, body: { success: true } });
         expect((await statuses(doc.id))[0]!.status).toBe('completed');
         // the webhook reporting the same transaction afterwards counts nothing more
         const body = JSON.stringify({
           notificationId: 'n-late',
           eventType: 'net.authorize.payment.authcapture.created',
-          payload: { responseCode: 1, authAmount: 33, invoiceNumber: reference, id: '7001' },
+          payload: { responseCode: 1, authAmount: 33, invoiceNumber: reference, id: trans },
         });
         expect((await post('billing_gateway_d_webhook', body, { 'x-gateway-d-signature': sign(body) })).status).toBe(200);
         expect((await k.api.invoices.get(doc.id)).totals.paid).toBe('33.00');
       } finally {
         await k.options.set('gateway_d_md5_hash', '', CLI);
       }
+    });
+
+    it('a signed decline replayed as an approval, or naming another invoice, completes nothing: the API says what happened', async () => {
+      await k.options.set('gateway_d_md5_hash', 'legacyhash', CLI);
+      try {
+        const declined = await pending('gateway_d', '40.00');
+        const other = await pending('gateway_d', '40.00');
+        const held = d.D!.ledger.get(declined.reference)!;
+        held.status = 'failed'; // the card was declined at the gateway
+        const asked = () => d.D!.fake.seen.filter((r) => r.json?.getTransactionDetailsRequest?.transId === held.gid).length;
+        // the decline as the gateway relayed it, signed: its MD5 covers login, transaction id and amount only
+        const captured = {
+          x_response_code: '2',
+          x_trans_id: held.gid,
+          x_amount: '40.00',
+          x_invoice_num: declined.reference,
+          x_MD5_Hash: md5('legacyhash', held.gid, '40.00'),
+        };
+        expect(await relay(captured)).toEqual({ status: 200, body: { success: true } });
+        expect((await statuses(declined.doc.id))[0]!.status).toBe('failed');
+        // replayed as an approval, then as an approval of another pending payment of ours: both still verify
+        expect(await relay({ ...captured, x_response_code: '1' })).toEqual({ status: 200, body: { success: true } });
+        expect(await relay({ ...captured, x_response_code: '1', x_invoice_num: other.reference })).toEqual({
+          status: 200,
+          body: { success: true },
+        });
+        expect(asked()).toBe(3); // each time the gateway was asked, and said: declined, for the first invoice
+        expect((await statuses(declined.doc.id))[0]!.status).toBe('failed');
+        expect((await statuses(other.doc.id))[0]!.status).toBe('pending');
+        for (const id of [declined.doc.id, other.doc.id]) expect((await k.api.invoices.get(id)).totals.paid).toBe('0.00');
+      } finally {
+        await k.options.set('gateway_d_md5_hash', '', CLI);
+      }
+    });
+
+    it('asks the API nothing, and stores nothing, for a post naming no payment of ours', async () => {
+      const seen = d.D!.fake.seen.length;
+      const rows = await inboxRows();
+      expect(await relay({ x_response_code: '1', x_trans_id: '123456', x_amount: '1.00', x_invoice_num: 'P424242' })).toEqual({
+        status: 200,
+        body: { success: true },
+      });
+      // a reference of ours, but of another method's payment
+      const { reference } = await pending('gateway_e', '5.00');
+      expect((await relay({ x_response_code: '1', x_trans_id: '123457', x_invoice_num: reference })).status).toBe(200);
+      expect(await relay({ x_response_code: '1', x_invoice_num: reference })).toMatchObject({ status: 400 });
+      expect([d.D!.fake.seen.length, await inboxRows()]).toEqual([seen, rows]);
     });
   });
 });
@@ -285,4 +365,96 @@ describe('settings', () => {
     const listed = stdout;
     for (const secret of [A_SIGNING, C_KEY, D_SIGNATURE_KEY, 'test_b_0123456789abcdef']) expect(listed).not.toContain(secret);
   }, 120_000);
+
+  describe("a gateway's API base, where its secret goes", () => {
+    async function save(settings: Record<string, string>) {
+      const user = await makeUser(k, `ops${++users}`, 'administrator', 'ops-pass-1');
+      const browser = new Browser(k.url);
+      expect((await browser.signIn(user.login, 'ops-pass-1')).status).toBe(302);
+      const body = new URLSearchParams({
+        action: 'billing_save_settings',
+        _wpnonce: (await browser.nonces()).admin,
+        settings: JSON.stringify(settings),
+      });
+      const res = await browser.fetch('/wp-admin/admin-ajax.php', { method: 'POST', body });
+      return { status: res.status, body: (await res.json()) as any };
+    }
+    let users = 0;
+    const secret = () => k.options.get('gateway_e_secret_key');
+
+    afterAll(async () => {
+      await d.E!.configure(k);
+    });
+
+    it('is https: only — file:, javascript:, plain http: to another host and credentials in the URL are refused', async () => {
+      for (const bad of [
+        'file:///etc/passwd',
+        'javascript:alert(1)',
+        'http://collector.example/',
+        'ftp://api.example/',
+        'https://u:p@api.example',
+      ]) {
+        await expect(k.options.set('gateway_e_api_base', bad, CLI)).rejects.toMatchObject({ code: 'billing_invalid_option' });
+        expect(await save({ gateway_e_api_base: bad })).toMatchObject({
+          status: 400,
+          body: { data: { code: 'rest_invalid_param', params: { gateway_e_api_base: expect.any(String) } } },
+        });
+      }
+      expect([await k.options.get('gateway_e_api_base'), await secret()]).toEqual([d.E!.fake.url, E_SECRET]);
+    });
+
+    it('changed on the settings screen, it empties the secrets in the same write; secrets given with it are kept', async () => {
+      expect(await save({ gateway_e_api_base: 'https://api.elsewhere.example' })).toMatchObject({
+        status: 200,
+        body: { success: true, data: { saved: ['gateway_e_api_base'], cleared: ['gateway_e_secret_key'] } },
+      });
+      expect(await secret()).toBe('');
+      const note = await k.db.query<{ details: any }>(
+        "select details from billing_audit_log where action = 'option.delete' and object_id = 'gateway_e_secret_key' order by id desc limit 1",
+      );
+      expect(note[0]!.details).toEqual({ reason: 'gateway_e_api_base changed' });
+      // not configured now: no pay button, and the webhook asks the gateway to retry
+      const body = JSON.stringify({ event: 'charge.success', data: { id: 1, reference: 'P1', amount: 1, currency: 'USD' } });
+      expect((await post('billing_gateway_e_webhook', body, d.E!.headers(body))).status).toBe(503);
+      // the base sent again unchanged (as the screen sends every field) keeps a new secret
+      expect(await save({ gateway_e_api_base: 'https://api.elsewhere.example', gateway_e_secret_key: 'sk_new' })).toMatchObject({
+        status: 200,
+      });
+      expect(await secret()).toBe('sk_new');
+      // a new base and its secret in one save, the secret listed first: the secret is the one kept
+      expect(await save({ gateway_e_secret_key: E_SECRET, gateway_e_api_base: d.E!.fake.url })).toMatchObject({
+        status: 200,
+        body: { data: { cleared: [] } },
+      });
+      expect([await k.options.get('gateway_e_api_base'), await secret()]).toEqual([d.E!.fake.url, E_SECRET]);
+      // the CLI's way, one option at a time, the same, and it says so
+      const { code, stdout } = await billing(db.url, ['option', 'set', 'gateway_e_api_base', 'https://api.paystack.co']);
+      expect([code, stdout.trim()]).toEqual([
+        0,
+        'Option gateway_e_api_base set to https://api.paystack.co. Emptied with it (a new API base): gateway_e_secret_key.',
+      ]);
+      expect(await eventually(async () => (await secret()) === '')).toBe(true);
+    }, 60_000);
+
+    it('may be http: to this machine only where the process allows it, and a refused base is never called', async () => {
+      await d.E!.configure(k);
+      const { reference } = await pending('gateway_e', '12.00');
+      const strict = await bootKernel(db.url, { serve: false, config: { gatewayLoopbackHttp: false } });
+      try {
+        await expect(strict.options.set('gateway_e_api_base', d.E!.fake.url, CLI)).rejects.toMatchObject({
+          code: 'billing_invalid_option',
+        });
+        // the base stored by a process that allows it is not called by one that does not
+        const seen = d.E!.fake.seen.length;
+        const run = (await strict.jobs.runNow('billing_check_pending_gateway_e_payments')) as { result: { unreachable: number } };
+        expect(run.result.unreachable).toBeGreaterThan(0);
+        expect(d.E!.fake.seen.length).toBe(seen);
+        expect(
+          (await k.db.query<{ status: string }>('select status from billing_payments where reference = $1', [reference]))[0]!.status,
+        ).toBe('pending');
+      } finally {
+        await strict.stop();
+      }
+    });
+  });
 });

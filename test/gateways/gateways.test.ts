@@ -221,6 +221,65 @@ describe.each(Object.keys(DRIVERS))('gateway %s', (name) => {
     expect((await payments(other.doc.id)).map((p) => p.status)).toEqual(['pending']);
   });
 
+  it('twenty pays at once leave one pending checkout, and two completions book no more than is due', async () => {
+    const { doc, key } = await invoice('100.00');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => pay(doc.id, key, d().method)));
+    for (const a of answers) expect(await sentToGateway(a, d())).toBe(true);
+    const made = await payments(doc.id);
+    expect(made.map((p) => p.status).sort()).toEqual([...Array(19).fill('cancelled'), 'pending']);
+    // the customer paid in two tabs: the open checkout's money and a replaced one's both arrive
+    const open = made.find((p) => p.status === 'pending')!;
+    const replaced = made.find((p) => p.status === 'cancelled')!;
+    expect((await deliver(d().paid(open.reference))).status).toBe(200);
+    expect((await deliver(d().paid(replaced.reference))).status).toBe(200);
+    expect(await totals(doc.id)).toEqual(['paid', '100.00', '0.00']);
+    const after = await payments(doc.id);
+    expect(after.find((p) => p.reference === open.reference)).toMatchObject({ status: 'completed', review: null });
+    // recorded, not counted: held for a person to refund or accept
+    expect(after.find((p) => p.reference === replaced.reference)).toMatchObject({
+      status: 'cancelled',
+      review: 'overpaid: received 100.00 USD when 0.00 was due',
+    });
+    // and the invoice takes no new checkout
+    const again = await pay(doc.id, key, d().method);
+    expect(again.status).toBe(409);
+  });
+
+  it('a refund and a failure reach money its success events recorded without a reference of ours', async () => {
+    const { doc } = await invoice('90.00');
+    const outside = d().outside?.bind(d());
+    if (!outside) {
+      // this gateway's success events only complete a payment named by our reference: none is created
+      const before = await count('billing_payments');
+      expect((await deliver(d().unknown())).status).toBe(200);
+      expect(await count('billing_payments')).toBe(before);
+      return;
+    }
+    const { key, body } = outside(doc.id, 9000);
+    expect((await deliver(body)).status).toBe(200);
+    const [made] = await payments(doc.id);
+    expect(made).toMatchObject({ status: 'completed', amount: '90.00' });
+    const partial = d().refunded(key, 3000);
+    expect((await deliver(partial)).status).toBe(200);
+    expect((await deliver(partial)).status).toBe(200); // counted once
+    expect((await payments(doc.id))[0]).toMatchObject({ status: 'completed', refunded: '30.00' });
+    expect(await totals(doc.id)).toEqual(['partial', '60.00', '30.00']);
+    const failure = d().failed(key);
+    if (failure) {
+      expect((await deliver(failure)).status).toBe(200);
+      // it reached the payment, which, having received money, does not go back
+      const noted = await k.db.query(
+        `select 1 from billing_audit_log a join billing_payments p on a.object_id = p.id::text
+          where a.action = 'payment.fail_ignored' and p.reference = $1`,
+        [made!.reference],
+      );
+      expect(noted.length).toBe(1);
+    }
+    expect((await deliver(d().refunded(key, 6000))).status).toBe(200);
+    expect((await payments(doc.id))[0]).toMatchObject({ status: 'refunded', refunded: '90.00' });
+    expect(await totals(doc.id)).toEqual(['unpaid', '0.00', '90.00']);
+  });
+
   it('a webhook and reconciliation reporting the same payment at once count it once', async () => {
     const { doc, reference } = await pending('48.00');
     const body = d().paid(reference);

@@ -41,7 +41,8 @@ afterAll(async () => {
 });
 
 const cli = async (...args: string[]) => {
-  const r = await billing(db.url, args, { BASE_URL: k.url });
+  // the fake gateway is served over http on 127.0.0.1, which an API base may name only with this flag
+  const r = await billing(db.url, args, { BASE_URL: k.url, BILLING_GATEWAY_LOOPBACK_HTTP: '1' });
   expect([r.code, r.stderr]).toEqual([0, '']);
   return r.stdout.trim();
 };
@@ -66,8 +67,9 @@ it(
   'activate E with the CLI, set its key, press the pay button, post a signed charge.success: the invoice is paid',
   async () => {
     expect(await cli('plugin', 'activate', 'gateway-e')).toBe('Plugin gateway-e activated.');
-    await cli('option', 'set', 'gateway_e_secret_key', SECRET);
+    // the base first: changing it empties the gateway's secrets
     await cli('option', 'set', 'gateway_e_api_base', fake.url);
+    await cli('option', 'set', 'gateway_e_secret_key', SECRET);
     const created = await cli(
       'invoice',
       'create',

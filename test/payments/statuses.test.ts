@@ -289,12 +289,23 @@ describe('invoice statuses (docs/statuses.md, invoices)', () => {
     expect(await refusal(cancel(inv))).toBe('409 billing_rest_invalid_state');
   });
 
-  it("row 25: paid, a pending payment's money arrives late → paid, overpaid", async () => {
+  it("row 25: paid, a pending payment's money arrives late → paid, the money held for review (P18)", async () => {
     const inv = await issued();
     const late = await pendingGateway(inv, 30);
     await pay(inv, 100);
-    expect(await actions(() => confirm(late))).toEqual(['payment_completed']);
+    let out: Awaited<ReturnType<typeof confirm>> | undefined;
+    expect(await actions(async () => (out = await confirm(late)))).toEqual([]);
+    expect([out!.result, out!.payment!.status, out!.payment!.review]).toEqual([
+      'review',
+      'pending',
+      'overpaid: received 30.00 USD when 0.00 was due',
+    ]);
+    expect(await state(inv)).toEqual({ status: 'paid', paid: '100.00', credited: '0.00', due: '0.00' });
+    expect(await auditCount('payment.review', late.id)).toBe(1);
+    // an administrator accepting it books it: paid then exceeds the total, due stays 0
+    expect(await actions(() => m.payments.complete(late.id, ADMIN))).toEqual(['payment_completed']);
     expect(await state(inv)).toEqual({ status: 'paid', paid: '130.00', credited: '0.00', due: '0.00' });
+    expect((await m.payments.get(late.id)).review).toBeNull();
   });
 
   it('row 26: unpaid, paid in part → partial', async () => {

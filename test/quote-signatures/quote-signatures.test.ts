@@ -7,8 +7,14 @@ import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { bootKernel, eventually } from '../helpers/kernel.ts';
 import { makeUser, type TestUser } from '../identity/support.ts';
 import { pdfText } from '../pdf/pdf-text.ts';
+import pngjs from 'pngjs';
 import { pngBytes, pngDataUrl } from './png-fixture.ts';
+import { badFilterPng, duplicateHeaderPng } from '../security/hostile-files.ts';
 import { contentSha256 } from '../../plugins/quote-signatures/signatures.ts';
+import { closeBoundedWorkers } from '../../core/workers/bounded-worker.ts';
+import { cleanPng } from '../../core/images/clean-png.ts';
+import { BillingError } from '../../core/errors.ts';
+import { SIGNATURE_BOUNDS } from '../../plugins/quote-signatures/png.ts';
 
 let db: TestDatabase;
 let k: Kernel;
@@ -75,6 +81,7 @@ beforeEach(async () => {
 afterAll(async () => {
   await k?.stop();
   await db?.drop();
+  await closeBoundedWorkers();
 });
 
 describe('the public quote page', () => {
@@ -116,9 +123,15 @@ describe('accepting with a signature, over HTTP', () => {
     expect(invoiceId).toBeGreaterThan(0);
 
     const [row] = await signatureRows(quote.id);
-    expect(row).toMatchObject({ signer_name: 'Zoë Quinn', user_agent: UA, image_sha256: createHash('sha256').update(image).digest('hex') });
+    const stored = row!.image as Buffer;
+    expect(row).toMatchObject({
+      signer_name: 'Zoë Quinn',
+      user_agent: UA,
+      image_sha256: createHash('sha256').update(stored).digest('hex'),
+    });
     expect(row!.ip).toMatch(/127\.0\.0\.1/);
-    expect(Buffer.compare(row!.image as Buffer, image)).toBe(0);
+    // what is kept is the image decoded and encoded again: the same pixels, none of the sender's bytes
+    expect(pngjs.PNG.sync.read(stored).data.equals(pngjs.PNG.sync.read(image).data)).toBe(true);
 
     // the representation's accepted gains the signature
     const rep = await fetch(`${k.url}/wp-json/billing/v1/quotes/${quote.id}`, { headers: { authorization: admin.authorization } });
@@ -136,7 +149,7 @@ describe('accepting with a signature, over HTTP', () => {
     // the quote's page and PDF
     const page = await fetchText(`/billing/quote/${quote.id}?key=${encodeURIComponent(key)}`);
     expect(page.text).toContain(line);
-    expect(page.text).toContain(`src="data:image/png;base64,${image.toString('base64')}"`);
+    expect(page.text).toContain(`src="data:image/png;base64,${stored.toString('base64')}"`);
     expect(page.text).not.toContain('id="signature-pad"'); // accepted: no form any more
     const quotePdf = await fetch(`${k.url}/billing/quote/${quote.id}/pdf?key=${encodeURIComponent(key)}`);
     expect(quotePdf.status).toBe(200);
@@ -209,7 +222,6 @@ describe('refusals: 400 billing_signature_required, nothing written, the token s
       `data:image/jpeg;base64,${Buffer.from('not a png').toString('base64')}`,
       `data:image/png;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64')}`,
       pngDataUrl(pngBytes(3000, 20)),
-      'javascript:alert(1)',
     ];
     for (const signature of bad) {
       const res = await ajax({ action: 'billing_accept_quote', quote_id: String(quote.id), token, signature, signer_name: 'Zoë Quinn' });
@@ -244,6 +256,105 @@ describe('refusals: 400 billing_signature_required, nothing written, the token s
     expect(accepted.accepted).not.toHaveProperty('signature');
     expect(await signatureRows(quote.id)).toEqual([]);
   });
+});
+
+describe('bounded refusals and verified images', () => {
+  it('spends the page’s token after five refused signatures: the page must be opened again', async () => {
+    const { quote, key, token } = await openQuote();
+    const bad = [duplicateHeaderPng(), badFilterPng(), pngBytes(3000, 20), duplicateHeaderPng(), badFilterPng()];
+    for (const [i, image] of bad.entries()) {
+      const res = await ajax({
+        action: 'billing_accept_quote',
+        quote_id: String(quote.id),
+        token,
+        signature: pngDataUrl(image),
+        signer_name: 'Zoë',
+      });
+      expect([i, res.status, res.body.data.code]).toEqual([i, 400, 'billing_signature_required']);
+    }
+    // a sixth try, even with a good signature, finds the token spent: nothing is decoded any more
+    const spent = await ajax({
+      action: 'billing_accept_quote',
+      quote_id: String(quote.id),
+      token,
+      signature: pngDataUrl(pngBytes(600, 180)),
+      signer_name: 'Zoë',
+    });
+    expect(spent).toMatchObject({ status: 403, body: { data: { code: 'billing_invalid_token' } } });
+    await unchanged(quote.id);
+    // the page again: a fresh token, and the customer can sign
+    const page = await fetchText(`/billing/quote/${quote.id}?key=${encodeURIComponent(key)}`);
+    const ok = await ajax({
+      action: 'billing_accept_quote',
+      quote_id: String(quote.id),
+      token: tokenOf(page.text)!,
+      signature: pngDataUrl(pngBytes(600, 180)),
+      signer_name: 'Zoë',
+    });
+    expect(ok.status).toBe(200);
+  }, 60_000);
+
+  it('answers 503 billing_busy with Retry-After when every image checker is busy, and does not charge the token', async () => {
+    const { quote, token } = await openQuote();
+    // a drawing checked nowhere before (a checked one is remembered, and needs no checker)
+    const signature = pngDataUrl(pngBytes(601, 181));
+    // the image checkers of this process taken up by other work (each a different large drawing, none remembered)
+    const drawings = Array.from({ length: 40 }, (_, i) => pngBytes(1999 - i, 1000));
+    const flood = drawings.map((d) => cleanPng(d, SIGNATURE_BOUNDS).catch((e: BillingError) => e.code));
+    const res = await fetch(`${k.url}/wp-admin/admin-ajax.php`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        action: 'billing_accept_quote',
+        quote_id: String(quote.id),
+        token,
+        signature,
+        signer_name: 'Busy',
+      }),
+    });
+    expect(await Promise.all(flood)).toContain('billing_busy');
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await res.json()).toMatchObject({ success: false, data: { code: 'billing_busy' } });
+    await unchanged(quote.id);
+    // once they are free, the same token takes the signature
+    const again = await ajax({
+      action: 'billing_accept_quote',
+      quote_id: String(quote.id),
+      token,
+      signature,
+      signer_name: 'Busy',
+    });
+    expect(again.status).toBe(200);
+  }, 120_000);
+
+  it('leaves a stored image that fails its check out of the quote’s and the invoice’s PDFs, which still render', async () => {
+    const { quote, key, token } = await openQuote('Stored Before');
+    const res = await ajax({
+      action: 'billing_accept_quote',
+      quote_id: String(quote.id),
+      token,
+      signature: pngDataUrl(pngBytes(600, 180)),
+      signer_name: 'Stored Before',
+    });
+    expect(res.status).toBe(200);
+    const invoiceId = res.body.data.invoice_id as number;
+    // images stored before they were re-encoded (or altered in the database): a render must not trust them
+    for (const image of [badFilterPng(), duplicateHeaderPng()]) {
+      await k.db.query('update billing_quote_signatures set image = $2 where quote_id = $1', [quote.id, image]);
+      const started = Date.now();
+      const quotePdf = await fetch(`${k.url}/billing/quote/${quote.id}/pdf?key=${encodeURIComponent(key)}`);
+      const invoicePdf = await fetch(`${k.url}/wp-json/billing/v1/invoices/${invoiceId}/pdf`, {
+        headers: { authorization: admin.authorization },
+      });
+      expect([quotePdf.status, invoicePdf.status]).toEqual([200, 200]);
+      expect(Date.now() - started).toBeLessThan(20_000);
+      for (const pdf of [quotePdf, invoicePdf]) {
+        const { text } = await pdfText(new Uint8Array(await pdf.arrayBuffer()));
+        expect(text).toContain('Signed by Stored Before');
+        expect(text).toContain('the drawn signature cannot be shown');
+      }
+    }
+  }, 90_000);
 });
 
 describe('deactivated', () => {

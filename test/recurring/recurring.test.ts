@@ -11,6 +11,7 @@ import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { bootKernel, eventually } from '../helpers/kernel.ts';
 import { makeUser, type TestUser } from '../identity/support.ts';
 import { TestSmtp } from '../mail/test-smtp.ts';
+import { PERIODS_PER_RUN } from '../../plugins/recurring/generate.ts';
 
 const JOB = 'billing_generate_recurring_invoices';
 let db: TestDatabase;
@@ -47,6 +48,20 @@ function monthsAgo(months: number, day?: number): string {
   return d.toISOString().slice(0, 10);
 }
 const daysAgo = (days: number) => new Date(Date.now() - days * 86400000).toISOString().slice(0, 10);
+
+/**
+ * A profile saved long ago, the server off since: created today, then its schedule moved back to
+ * `start` in the database (a new profile may not start more than one period back).
+ */
+async function savedLongAgo(body: Record<string, unknown>, start: string) {
+  const p = await rest('POST', '/recurring', { ...body, start_date: today() });
+  expect(p.status).toBe(201);
+  await a.db.query(
+    `update billing_recurring_profiles set status = 'active', start_date = $2, next_date = $2, next_period = 0 where id = $1`,
+    [p.body.id, start],
+  );
+  return p.body;
+}
 
 async function invoicesOf(profileId: number) {
   const r = await rest('GET', `/invoices?recurring_id=${profileId}&per_page=100&orderby=date&order=asc`);
@@ -187,7 +202,7 @@ describe('profiles over REST', () => {
 describe('the generation job', () => {
   it('catches up after the server was off: each missed month once, dated by its period, then waits', async () => {
     const start = monthsAgo(3, 1);
-    const p = (await rest('POST', '/recurring', { template: template(), frequency: 'monthly', start_date: start })).body;
+    const p = await savedLongAgo({ template: template(), frequency: 'monthly' }, start);
     // the server is off: both instances stop, and a new one starts later
     await b.stop();
     b = await bootKernel(db.url, { config: { smtpUrl: smtp.url } });
@@ -222,14 +237,7 @@ describe('the generation job', () => {
   });
 
   it('monthly on the 31st: the last day of shorter months, back to the 31st after them; a count end finishes it', async () => {
-    const p = (
-      await rest('POST', '/recurring', {
-        template: template(),
-        frequency: 'monthly',
-        start_date: '2025-12-31',
-        end: { type: 'count', count: 4 },
-      })
-    ).body;
+    const p = await savedLongAgo({ template: template(), frequency: 'monthly', end: { type: 'count', count: 4 } }, '2025-12-31');
     await a.jobs.runNow(JOB);
     const { items } = await invoicesOf(p.id);
     expect(items.map((i) => i.issue_date)).toEqual(['2025-12-31', '2026-01-31', '2026-02-28', '2026-03-31']);
@@ -237,14 +245,7 @@ describe('the generation job', () => {
   });
 
   it('a date end: no period after it, then finished', async () => {
-    const p = (
-      await rest('POST', '/recurring', {
-        template: template(),
-        frequency: 'weekly',
-        start_date: '2025-01-15',
-        end: { type: 'date', date: '2025-02-15' },
-      })
-    ).body;
+    const p = await savedLongAgo({ template: template(), frequency: 'weekly', end: { type: 'date', date: '2025-02-15' } }, '2025-01-15');
     await b.jobs.runNow(JOB);
     const { items } = await invoicesOf(p.id);
     expect(items.map((i) => i.issue_date)).toEqual(['2025-01-15', '2025-01-22', '2025-01-29', '2025-02-05', '2025-02-12']);
@@ -254,10 +255,7 @@ describe('the generation job', () => {
   it('two instances running the job at once: every (profile, period) once, numbers without a gap', async () => {
     const profiles: number[] = [];
     for (let i = 0; i < 12; i++) {
-      profiles.push(
-        (await rest('POST', '/recurring', { template: template(`c${i}@example.com`), frequency: 'weekly', start_date: daysAgo(14) })).body
-          .id,
-      );
+      profiles.push((await savedLongAgo({ template: template(`c${i}@example.com`), frequency: 'weekly' }, daysAgo(14))).id);
     }
     const before = (await a.db.query<{ n: number }>(`select count(*)::int as n from billing_documents where kind = 'invoice'`))[0]!.n;
     // a few milliseconds apart, so the scheduler's claim (one run per due time) lets them run side by side
@@ -313,7 +311,7 @@ describe('the generation job', () => {
   });
 
   it('pause stops generation; resume picks up from today, without the periods of the pause', async () => {
-    const p = (await rest('POST', '/recurring', { template: template(), frequency: 'daily', start_date: daysAgo(5) })).body;
+    const p = (await rest('POST', '/recurring', { template: template(), frequency: 'daily', start_date: daysAgo(1) })).body;
     expect((await rest('POST', `/recurring/${p.id}/pause`)).body.status).toBe('paused');
     await a.jobs.runNow(JOB);
     expect((await invoicesOf(p.id)).total).toBe(0);
@@ -362,6 +360,77 @@ describe('the generation job', () => {
     await a.plugins.activate('recurring', CLI);
     expect(await eventually(() => a.plugins.isLoaded('recurring'))).toBe(true);
   });
+});
+
+describe('bounded catch-up', () => {
+  const daily = (email: string, extra: Record<string, unknown> = {}) => ({ template: template(email), frequency: 'daily', ...extra });
+  const count = async (sql: string, params: unknown[] = []) => (await a.db.query<{ n: number }>(sql, params))[0]!.n;
+
+  it('refuses a start date further back than one period, naming start_date: the year-2000 daily profile is never saved', async () => {
+    const before = await count('select count(*)::int as n from billing_recurring_profiles');
+    const old = await rest('POST', '/recurring', { ...daily('flood@example.com', { auto_send: true }), start_date: '2000-01-01' });
+    expect(old.status).toBe(400);
+    expect(old.body.code).toBe('rest_invalid_param');
+    expect(Object.keys(old.body.data.params)).toEqual(['start_date']);
+    // one period back is the limit: a daily profile may start yesterday, not the day before
+    expect((await rest('POST', '/recurring', { ...daily('edge@example.com'), start_date: daysAgo(2) })).body.code).toBe(
+      'rest_invalid_param',
+    );
+    const edge = await rest('POST', '/recurring', { ...daily('edge@example.com'), start_date: daysAgo(1) });
+    expect(edge.status).toBe(201);
+    // nor can a profile be moved back there before its first invoice
+    const moved = await rest('PUT', `/recurring/${edge.body.id}`, { start_date: '2000-01-01' });
+    expect([moved.status, Object.keys(moved.body.data.params)]).toEqual([400, ['start_date']]);
+    expect(await count('select count(*)::int as n from billing_recurring_profiles')).toBe(before + 1);
+    await rest('DELETE', `/recurring/${edge.body.id}`);
+  });
+
+  it('a profile behind by many periods (after downtime) gets at most PERIODS_PER_RUN invoices per run; the next runs go on', async () => {
+    const p = await savedLongAgo(daily('behind@example.com'), daysAgo(30));
+    const totals: number[] = [];
+    for (let run = 0; run < 4; run++) {
+      const outcome = await a.jobs.runNow(JOB);
+      expect(outcome.status).toBe('succeeded');
+      totals.push((await invoicesOf(p.id)).total);
+      if (run === 0) expect(outcome.result).toMatchObject({ behind: 1 });
+    }
+    expect(PERIODS_PER_RUN).toBe(12);
+    // 31 periods due (30 days back and today): 12, 12, then the 7 left, then nothing
+    expect(totals).toEqual([12, 24, 31, 31]);
+    const { items } = await invoicesOf(p.id);
+    expect(items[0].issue_date).toBe(daysAgo(30));
+    expect(items.at(-1).issue_date).toBe(today());
+  });
+
+  it('a receipt mail is not behind a flood of recurring mails', async () => {
+    // the flood's mails are slow: the server takes none of them until the end of the test
+    smtp.hold = (to) => to.includes('flood@example.com');
+    try {
+      const p = await savedLongAgo(daily('flood@example.com', { auto_send: true }), daysAgo(30));
+      await a.jobs.runNow(JOB);
+      const floodPending = () =>
+        count(
+          `select count(*)::int as n from billing_outbox where topic = 'recurring.send' and status = 'pending' and payload->>'profile_id' = $1`,
+          [String(p.id)],
+        );
+      expect(await floodPending()).toBe(PERIODS_PER_RUN);
+      expect(await eventually(() => smtp.held > 0)).toBe(true);
+      const invoice = await a.api.invoices.create(
+        { items: [item], customer_name: 'Payer', customer_email: 'payer@example.com', status: 'available' } as never,
+        { actor: CLI, source: 'api' },
+      );
+      await a.api.payments.record(invoice.id, { amount: '25.00', method: 'cash', status: 'completed' }, CLI);
+      const receipt = () =>
+        smtp.received.some((m) => m.envelope.to.includes('office@example.com') && m.parsed.text?.includes(invoice.number));
+      expect(await eventually(receipt, 10000)).toBe(true);
+      // it went out while the flood was still outstanding: one at a time per profile, and not ahead of it
+      expect(await floodPending()).toBeGreaterThanOrEqual(PERIODS_PER_RUN - 2);
+      expect(smtp.received.some((m) => m.envelope.to.includes('flood@example.com'))).toBe(false);
+    } finally {
+      smtp.release();
+    }
+    await a.outbox.drain();
+  }, 60000);
 });
 
 describe('repeating an invoice by its number, with team roles', () => {

@@ -6,6 +6,7 @@ import { billing } from '../helpers/cli.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { bootKernel, eventually } from '../helpers/kernel.ts';
 import { TestSmtp, type ReceivedMail } from '../mail/test-smtp.ts';
+import { REMINDERS_PER_ADDRESS } from '../../plugins/reminders/run.ts';
 
 let db: TestDatabase;
 let k: Kernel;
@@ -229,6 +230,48 @@ describe('who gets nothing', () => {
     expect(mails).toHaveLength(0);
     expect((await log()).filter((d) => d.template === 'payment_reminder')).toHaveLength(1);
   }, 30_000);
+});
+
+describe('bounds of a run', () => {
+  it('gives one address at most REMINDERS_PER_ADDRESS reminders per run, one per invoice; the next runs send the rest', async () => {
+    expect(REMINDERS_PER_ADDRESS).toBe(10);
+    // one address on 15 overdue invoices (written two ways), and someone else's
+    const flooded = [];
+    for (let i = 0; i < 15; i++)
+      flooded.push(await overdueInvoice(20, { customer_email: i % 2 ? 'Many@Example.com' : 'many@example.com' }));
+    const other = await overdueInvoice(20);
+    const toMany = (mails: ReceivedMail[]) => mails.filter((m) => m.envelope.to.some((t) => t.toLowerCase() === 'many@example.com'));
+    const subjects = (mails: ReceivedMail[]) => mails.map((m) => m.parsed.subject ?? '');
+
+    const first = await k.jobs.runNow(JOB);
+    expect(first.result).toMatchObject({ deferred: 5 });
+    const run1 = await newReminders();
+    expect(toMany(run1)).toHaveLength(10);
+    // the oldest invoices first, one reminder each (its latest due step)
+    expect(subjects(toMany(run1)).sort()).toEqual(
+      flooded
+        .slice(0, 10)
+        .map((i) => `Step 14: ${i.number} for ${i.customer.name}`)
+        .sort(),
+    );
+    expect(run1.filter((m) => m.envelope.to.includes(other.customer.email))).toHaveLength(1);
+
+    await k.jobs.runNow(JOB);
+    const run2 = await newReminders();
+    expect(subjects(toMany(run2)).sort()).toEqual(
+      flooded
+        .slice(10)
+        .map((i) => `Step 14: ${i.number} for ${i.customer.name}`)
+        .sort(),
+    );
+    await k.jobs.runNow(JOB);
+    expect(toMany(await newReminders())).toEqual([]);
+    const sent = await k.db.query<{ n: number }>(
+      `select count(*)::int as n from billing_reminders where invoice_id = any($1) and status = 'sent'`,
+      [flooded.map((i) => i.id)],
+    );
+    expect(sent[0]!.n).toBe(15);
+  }, 60_000);
 });
 
 describe('deactivated', () => {

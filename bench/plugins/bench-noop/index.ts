@@ -1,7 +1,7 @@
 // The bench's trivial plugin: a public admin-ajax action that passes through one filter of its own.
 import { definePlugin, filter } from '../../../core/plugins/define-plugin.ts';
 
-declare module '../../../core/hooks/hook-map.ts' {
+declare module 'billing-service' {
   interface FilterMap {
     bench_noop_payload: [payload: Record<string, unknown>];
   }

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { ANONYMOUS, NOBODY, type Authenticator } from '../auth.ts';
+import { ANONYMOUS, NOBODY, type Authenticator, type AuthUser } from '../auth.ts';
 import { BillingError } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 import type { ObjectScope } from '../../scope/object-scope.ts';
@@ -63,6 +63,40 @@ export class RestServer {
     return this.registry.listRoutes();
   }
 
+  /** The request's caller, authenticated once per request (a failed password is counted once). */
+  private userOf(req: Request): Promise<AuthUser | null> {
+    let user = this.callers.get(req);
+    if (!user) this.callers.set(req, (user = this.auth.restUser(req)));
+    return user;
+  }
+
+  private readonly callers = new WeakMap<Request, Promise<AuthUser | null>>();
+
+  /**
+   * The body limit of a request, in bytes, when its route declares one of its own (`bodyLimit`), the
+   * body is of a type the route reads raw, and the caller is signed in and allowed on the route: nobody
+   * makes this service hold a large body for a route they may not call. Null for every other request
+   * (the surface's default).
+   */
+  async bodyLimitOf(req: Request): Promise<number | null> {
+    let path: string;
+    try {
+      path = routePath(req.path);
+    } catch {
+      return null;
+    }
+    const endpoint = this.registry.match(path)?.route.endpoints.find((e) => e.methods.includes(overriddenMethod(req) as HttpMethod));
+    const route = endpoint?.route;
+    const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!route?.bodyLimit || !route.requestTypes?.some((t) => t.toLowerCase() === type) || route.capability === null) return null;
+    try {
+      const user = await this.userOf(req);
+      return user && (await this.auth.can(user, route.capability)) ? route.bodyLimit : null;
+    } catch {
+      return null; // the request itself answers why (a bad nonce, the database away)
+    }
+  }
+
   /** Express handler for everything under `/wp-json`. */
   handle = async (req: Request, res: Response): Promise<void> => {
     const method = overriddenMethod(req);
@@ -80,7 +114,7 @@ export class RestServer {
       const match = this.registry.match(path);
       if (!match) throw new BillingError('rest_no_route', 'No route was found matching the URL and request method.');
       refuseBadText(req.query, 'query');
-      const user = await this.auth.restUser(req);
+      const user = await this.userOf(req);
       authenticated = user !== null;
       if (authenticated) res.setHeader('Cache-Control', 'no-store, no-cache, must-revalidate');
       if (method === 'OPTIONS') return this.send(req, res, 200, this.registry.describe(match.route), method);

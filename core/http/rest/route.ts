@@ -46,6 +46,11 @@ export interface RestRoute {
   response?: RouteResponse;
   /** Content types the route reads as a raw body (`RestRequest.body`, a Buffer) instead of args. */
   requestTypes?: string[];
+  /**
+   * The largest raw body (one of `requestTypes`) the route takes, in bytes, when it needs more than every
+   * route's 1 MiB (a file upload). Other bodies sent to it keep the 1 MiB limit.
+   */
+  bodyLimit?: number;
   handler(req: RestRequest): Promise<unknown>;
 }
 
@@ -69,7 +74,7 @@ export interface RestRequest {
   params: Record<string, any>;
   /**
    * The parsed JSON body, for handlers that take more than their declared args; for an XML, PDF or
-   * octet-stream body, its raw bytes as a Buffer (at most 1 MiB).
+   * octet-stream body, its raw bytes as a Buffer (at most 1 MiB, or the route's `bodyLimit`).
    */
   body: unknown;
   headers: Request['headers'];

@@ -1,6 +1,6 @@
 import type { DecimalInput } from '../../money/index.ts';
 import type { Logger } from '../../log.ts';
-import type { PaymentRef } from '../payment-core.ts';
+import type { OptionKey, OptionMap } from '../../options/option-map.ts';
 
 /**
  * The gateway provider contract (docs/gateways.md). A gateway plugin declares one provider per
@@ -11,45 +11,65 @@ import type { PaymentRef } from '../payment-core.ts';
  * provider can never act as another method or as an administrator), locking, amounts, statuses,
  * audit and events, the pay route and its buttons, and the reconciliation job.
  */
-export interface GatewayProvider {
+export interface GatewayProvider<K extends OptionKey = OptionKey> {
   /** The payment method, `[a-z][a-z0-9_]*` (`gateway_a`); its webhook is `billing_<method>_webhook`. */
   readonly method: string;
   /** What a person sees: the pay button (`Pay with card`), lists, settings. */
   readonly title: string;
-  /** The option keys this provider reads (declared by its plugin's `settings`), handed to it as `ctx.settings`. */
-  readonly settings: readonly string[];
+  /**
+   * The option keys this provider reads (declared by its plugin's `settings`), handed to it as
+   * `ctx.settings` typed by `OptionMap`: name them as the type argument (`GatewayProvider<Setting>`).
+   */
+  readonly settings: readonly K[];
   /** Options that must be set (non-empty) for the gateway to take payments; until then its webhook answers 503. */
-  readonly required: readonly string[];
+  readonly required: readonly K[];
   /** The option holding the gateway API's base URL (`gateway_<x>_api_base`), for `ctx.api`. */
-  readonly apiBase?: string;
+  readonly apiBase?: K;
 
   /** Checks a delivery's signature over its raw bytes (constant-time); false is a 401. */
-  verify(delivery: GatewayDelivery, ctx: GatewayContext): Promise<boolean> | boolean;
+  verify(delivery: GatewayDelivery, ctx: GatewayContext<K>): Promise<boolean> | boolean;
+  /**
+   * Only for an entry whose deliveries carry no signature (B's webhook, D's legacy relay), where `parse`
+   * asks the gateway's API what is true: the payment of ours the body says it concerns, read from the
+   * body alone (no call out). The core looks it up among this method's payments first, and a delivery
+   * that names none of ours is answered 200 and dropped — not stored, the gateway's API not called, and
+   * counted against its client address. Throw `unreadable()` for a body that cannot be read; null: it
+   * names no payment.
+   */
+  names?(delivery: GatewayDelivery): GatewayPaymentRef | null;
   /**
    * What a verified delivery means: one event per change it reports, each with the gateway's own key
-   * for it. Throw `unreadable()` for a body that cannot be read (400) and let `ctx.api` failures
-   * propagate (503: the gateway will retry).
+   * for it. Whatever it throws is a body that cannot be read (400; `unreadable()` says why), except a
+   * gateway that cannot be asked: let `ctx.api` failures propagate, or throw `unreachable()` when the
+   * gateway's API refuses us (503: the gateway will retry).
    */
-  parse(delivery: GatewayDelivery, ctx: GatewayContext): Promise<GatewayEvent[]>;
+  parse(delivery: GatewayDelivery, ctx: GatewayContext<K>): Promise<GatewayEvent[]>;
   /** Creates the gateway-side object for a pending payment and answers where to send the customer. */
-  checkout(request: CheckoutRequest, ctx: GatewayContext): Promise<CheckoutResult>;
+  checkout(request: CheckoutRequest, ctx: GatewayContext<K>): Promise<CheckoutResult>;
   /**
    * Reconciliation: what the gateway says now of a pending payment (events keyed so that a webhook
    * reporting the same change counts once). Without it, no reconciliation job is scheduled.
    */
-  lookup?(payment: GatewayPaymentView, ctx: GatewayContext): Promise<GatewayEvent[]>;
+  lookup?(payment: GatewayPaymentView, ctx: GatewayContext<K>): Promise<GatewayEvent[]>;
   /** The reconciliation job's schedule (cron, UTC; default every 15 minutes) and name. */
   readonly reconcile?: { schedule?: string; hook?: string };
   /**
    * Further webhook entry points of the same gateway with their own verification and reading (the
    * legacy relay of gateway D: `billing_gateway_d_response`).
    */
-  readonly relays?: ReadonlyArray<{
-    action: string;
-    verify(delivery: GatewayDelivery, ctx: GatewayContext): Promise<boolean> | boolean;
-    parse(delivery: GatewayDelivery, ctx: GatewayContext): Promise<GatewayEvent[]>;
-  }>;
+  readonly relays?: ReadonlyArray<GatewayEntry<K> & { action: string }>;
 }
+
+/** One entry point of a gateway: its webhook, or a relay. */
+export type GatewayEntry<K extends OptionKey = OptionKey> = Pick<GatewayProvider<K>, 'verify' | 'parse' | 'names'>;
+
+/**
+ * Which payment of ours an event concerns: our `reference` (what every gateway-side object carries), or
+ * — for money the gateway's success events recorded without one (A's `billing_invoice_id`) — the
+ * gateway's own id, kept as the payment's `transaction_id`. The core looks either up among this
+ * method's payments only.
+ */
+export type GatewayPaymentRef = { reference: string } | { transactionId: string };
 
 /** One delivery to a gateway's webhook, as it arrived. */
 export interface GatewayDelivery {
@@ -62,10 +82,10 @@ export interface GatewayDelivery {
 }
 
 /** What the core hands a provider for each call. */
-export interface GatewayContext {
+export interface GatewayContext<K extends OptionKey = OptionKey> {
   readonly method: string;
-  /** The provider's options (`settings`), read for this call. Secrets: never log them. */
-  readonly settings: Readonly<Record<string, unknown>>;
+  /** The provider's options (`settings`), read for this call, typed by `OptionMap`. Secrets: never log them. */
+  readonly settings: Readonly<Pick<OptionMap, K>>;
   readonly log: Logger;
   /**
    * `fetch` against the gateway's API (`apiBase` option), with a timeout. A network failure, a
@@ -93,10 +113,17 @@ export interface GatewayEvent {
  * pending payment, or it is marked for review and nothing completes.
  */
 export type GatewayCommand =
-  | { action: 'complete'; payment: PaymentRef; amount?: DecimalInput; currency?: string; transactionId?: string | null; date?: Date }
-  | { action: 'fail'; payment: PaymentRef; reason?: string }
-  | { action: 'refund'; payment: PaymentRef; amount: DecimalInput; reason?: string }
-  | { action: 'refund_to'; payment: PaymentRef; refundedTotal: DecimalInput; reason?: string }
+  | {
+      action: 'complete';
+      payment: GatewayPaymentRef;
+      amount?: DecimalInput;
+      currency?: string;
+      transactionId?: string | null;
+      date?: Date;
+    }
+  | { action: 'fail'; payment: GatewayPaymentRef; reason?: string }
+  | { action: 'refund'; payment: GatewayPaymentRef; amount: DecimalInput; reason?: string }
+  | { action: 'refund_to'; payment: GatewayPaymentRef; refundedTotal: DecimalInput; reason?: string }
   /** Money confirmed for an invoice with no payment of ours (gateway A's `billing_invoice_id`): recorded as completed. */
   | { action: 'record'; invoiceId: number; amount: DecimalInput; currency?: string; transactionId?: string | null; date?: Date }
   /** Nothing to do (an event type we do not handle); answered 200 and logged. */

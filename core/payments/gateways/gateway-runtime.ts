@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { SYSTEM, type Actor } from '../../audit/audit.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
@@ -11,15 +12,41 @@ import type { OptionMap } from '../../options/option-map.ts';
 import type { OptionsStore } from '../../options/options.ts';
 import { OwnedRegistry } from '../../owned-registry.ts';
 import type { ContributionSink } from '../../plugins/contributions.ts';
-import type { PaymentCommand, PaymentCore, PaymentOutcome } from '../payment-core.ts';
-import { isOffline, METHOD_NAME, PAYMENT_COLUMNS, paymentFromRow, type Payment } from '../payment.ts';
-import type { GatewayContext, GatewayDelivery, GatewayEvent, GatewayPaymentView, GatewayProvider } from './gateway-provider.ts';
+import type { PaymentCommand, PaymentCore, PaymentOutcome, PaymentRef } from '../payment-core.ts';
+import { isOffline, METHOD_NAME, OFFLINE_METHODS, PAYMENT_COLUMNS, paymentFromRow, type Payment } from '../payment.ts';
+import { unreachable, unreadable } from './gateway-helpers.ts';
+import type {
+  GatewayContext,
+  GatewayDelivery,
+  GatewayEntry,
+  GatewayEvent,
+  GatewayPaymentRef,
+  GatewayPaymentView,
+  GatewayProvider,
+} from './gateway-provider.ts';
+import { WebhookThrottle } from './webhook-throttle.ts';
 
 /** How long a gateway API call may take before it counts as unreachable. */
 const API_TIMEOUT_MS = 15_000;
 const DEFAULT_RECONCILE = '*/15 * * * *';
 /** Headers kept with an inbox row: what verification read, never cookies or credentials of ours. */
 const KEPT_HEADERS = /^(content-type|user-agent|x-|gateway-|webhook-|stripe-|square-)/i;
+const KEPT_HEADER_COUNT = 32;
+const KEPT_HEADER_CHARS = 1024;
+/**
+ * The bytes of a delivery's body an inbox row keeps (with the SHA-256 and length of the whole): enough
+ * for every event the bundled gateways send, and a bound on what any delivery can write.
+ */
+export const INBOX_BODY_BYTES = 8 * 1024;
+/** Inbox bodies are dropped after this many days, rows (outcomes, digest) after `INBOX_ROW_DAYS`. */
+export const INBOX_BODY_DAYS = 7;
+export const INBOX_ROW_DAYS = 90;
+/** A gateway's pending payment with no money confirmed after this long is cancelled (money arriving later still completes it). */
+export const PENDING_EXPIRY_HOURS = 48;
+/** Rows the cleanup job touches per kind and run: a backlog is worked off over several runs, none of them long. */
+const CLEANUP_BATCH = 1000;
+const EXPIRY_BATCH = 200;
+const OK: WebhookAnswer = { status: 200, body: { success: true } };
 
 export interface GatewayRuntimeDeps {
   db: Database;
@@ -46,6 +73,7 @@ interface EventOutcome {
 export class GatewayRuntime {
   readonly providers = new OwnedRegistry<GatewayProvider>('gateway');
   private readonly d: GatewayRuntimeDeps;
+  private readonly throttle = new WebhookThrottle();
 
   constructor(deps: GatewayRuntimeDeps) {
     this.d = deps;
@@ -73,11 +101,8 @@ export class GatewayRuntime {
     for (const p of this.providers.values()) {
       if (!p.apiBase) continue;
       const base = String(await this.d.options.get(p.apiBase as keyof OptionMap));
-      try {
-        out.add(new URL(base).origin);
-      } catch {
-        // not a URL: the gateway is not configured, and shows no button
-      }
+      // a base the service would not call is no place to send a customer either
+      if (!this.d.options.apiBaseProblem(base)) out.add(new URL(base).origin);
     }
     return [...out];
   }
@@ -94,6 +119,9 @@ export class GatewayRuntime {
         const jobs: JobDefinition[] = [];
         for (const p of r.gateways) {
           if (!METHOD_NAME.test(p.method) || isOffline(p.method)) throw new Error(`${r.owner}: "${p.method}" cannot be a gateway's method`);
+          // the base is where the provider's secrets go: its option must be checked as one (https: only)
+          if (p.apiBase && this.d.options.schemaOf(p.apiBase)?.format !== 'api-base')
+            throw new Error(`${r.owner}: the option ${p.apiBase} (${p.method}'s API base) must be declared with format 'api-base'`);
           this.providers.add(r.owner, p.method, p);
           webhooks.push({ action: `billing_${p.method}_webhook`, handler: (req) => this.deliver(p, p, req) });
           for (const relay of p.relays ?? []) webhooks.push({ action: relay.action, handler: (req) => this.deliver(p, relay, req) });
@@ -113,13 +141,14 @@ export class GatewayRuntime {
   }
 
   /**
-   * A delivery to a gateway's webhook. Answers (contract §7): 503 while the gateway is not configured,
-   * 401 for a bad or missing signature, then — once stored in the inbox — 400 when unreadable, 503 when
-   * the gateway's API or our database cannot be reached (the gateway retries), and 200 for everything
-   * else: applied, duplicate, unchanged, under review, ignored, unknown, refused (logged). The 200s all
-   * look alike, so nobody learns from them whether a payment exists.
+   * A delivery to a gateway's webhook. Answers (docs/gateways.md): 429 to an address whose requests
+   * keep being refused, 503 while the gateway is not configured, 401 for a bad or missing signature,
+   * then — once stored in the inbox — 400 when unreadable, 503 when the gateway's API or our database
+   * cannot be reached (the gateway retries), and 200 for everything else: applied, duplicate,
+   * unchanged, under review, ignored, unknown, refused (logged). The 200s all look alike, so nobody
+   * learns from them whether a payment exists.
    */
-  async deliver(p: GatewayProvider, entry: Pick<GatewayProvider, 'verify' | 'parse'>, req: WebhookRequest): Promise<WebhookAnswer> {
+  async deliver(p: GatewayProvider, entry: GatewayEntry, req: WebhookRequest): Promise<WebhookAnswer> {
     try {
       return await this.receive(p, entry, req);
     } catch (err) {
@@ -130,7 +159,21 @@ export class GatewayRuntime {
     }
   }
 
-  private async receive(p: GatewayProvider, entry: Pick<GatewayProvider, 'verify' | 'parse'>, req: WebhookRequest): Promise<WebhookAnswer> {
+  /**
+   * Anonymous work is bounded here, once for every gateway: an address whose requests keep doing no
+   * work is turned away before anything is read; a signed delivery is stored only once it verifies; an
+   * unsigned one (an entry with `names`) only once it names a payment of ours — looked up before the
+   * gateway's API is asked anything — and reports a change; the inbox keeps at most
+   * `INBOX_BODY_BYTES` of a body.
+   */
+  private async receive(p: GatewayProvider, entry: GatewayEntry, req: WebhookRequest): Promise<WebhookAnswer> {
+    const address = req.ip || 'unknown';
+    const wait = this.throttle.blocked(address);
+    if (wait) {
+      throw new BillingError('billing_too_many_attempts', 'Too many refused notifications from this address; try again later.', {
+        retry_after: wait,
+      });
+    }
     const delivery: GatewayDelivery = {
       raw: req.raw,
       headers: lowerCase(req.headers),
@@ -143,8 +186,27 @@ export class GatewayRuntime {
       throw new BillingError('billing_gateway_not_configured', `${p.title} is not configured.`);
     }
     if (!(await entry.verify(delivery, ctx))) {
+      await this.refused(address);
       log.warn({ ip: req.ip, bytes: req.raw.length }, 'webhook refused: bad or missing signature');
       throw new BillingError('billing_invalid_signature', 'The signature of the request is missing or wrong.');
+    }
+    const unsigned = typeof entry.names === 'function';
+    let named: GatewayPaymentRef | null = null;
+    if (unsigned) {
+      try {
+        named = entry.names!(delivery);
+      } catch (err) {
+        // unreadable, and not stored: nothing vouches for it
+        await this.refused(address);
+        throw isBillingError(err) && err.code === 'billing_bad_request' ? err : unreadable();
+      }
+    }
+    if (unsigned && !(await this.isOurs(p, named))) {
+      // nothing vouches for this body: it gets no row, no call to the gateway, and the answer of an
+      // unknown payment (so it learns nothing), and counts against its address
+      await this.refused(address);
+      log.info({ ip: req.ip, bytes: req.raw.length }, 'webhook dropped: it names no payment of ours');
+      return OK;
     }
     let read: { events?: GatewayEvent[]; error?: unknown };
     try {
@@ -156,10 +218,33 @@ export class GatewayRuntime {
     // no transaction, so that a retry storm costs what a primary-key lookup costs
     if (read.events && (await this.alreadyApplied(p, read.events))) {
       log.debug('webhook duplicate: every event already applied');
-      return { status: 200, body: { success: true } };
+      return OK;
+    }
+    if (unsigned && read.events?.every((e) => e.command.action === 'ignore')) {
+      await this.refused(address);
+      log.info({ ip: req.ip }, 'webhook dropped: the gateway reports nothing to apply');
+      return OK;
     }
     const inboxId = await this.store(p, req.action, delivery);
     return this.apply(p, entry, delivery, ctx, inboxId, log, read);
+  }
+
+  /** Counts a request of `address` that did no work (a gateway's retries of what applied are not counted). */
+  private async refused(address: string): Promise<void> {
+    this.throttle.refused(address, await this.d.options.get('gateway_webhook_max_refusals'));
+  }
+
+  /** Whether an unsigned delivery names a payment of this method (one indexed read, no call out). */
+  private async isOurs(p: GatewayProvider, named: GatewayPaymentRef | null): Promise<boolean> {
+    if (!named) return false;
+    const byTransaction = 'transactionId' in named;
+    const value: unknown = byTransaction ? named.transactionId : named.reference;
+    if (typeof value !== 'string' || !value || value.length > 200) return false;
+    const rows = await this.d.db.query(
+      `select 1 from billing_payments where method = $1 and ${byTransaction ? 'transaction_id' : 'reference'} = $2 limit 1`,
+      [p.method, value],
+    );
+    return rows.length > 0;
   }
 
   /** Whether every event of a delivery that changes something has its key stored already. */
@@ -176,11 +261,20 @@ export class GatewayRuntime {
       method: string;
       action: string;
       headers: Record<string, string>;
-      body: Buffer;
+      body: Buffer | null;
+      body_bytes: number | null;
       received_at: string;
-    }>('select method, action, headers, body, received_at from billing_gateway_deliveries where id = $1', [id]);
+    }>('select method, action, headers, body, body_bytes, received_at from billing_gateway_deliveries where id = $1', [id]);
     const row = rows[0];
     if (!row) throw new BillingError('billing_rest_not_found', `No gateway delivery has the id ${id}.`);
+    if (!row.body)
+      throw new BillingError('billing_rest_invalid_state', `Delivery ${id} is older than ${INBOX_BODY_DAYS} days: its body is gone.`);
+    if (row.body_bytes !== null && row.body.length < row.body_bytes) {
+      throw new BillingError(
+        'billing_rest_invalid_state',
+        `Delivery ${id} had ${row.body_bytes} bytes; only the first ${row.body.length} were kept, which cannot be read again.`,
+      );
+    }
     const p = this.providers.get(row.method);
     if (!p) throw new BillingError('billing_rest_invalid_state', `The gateway ${row.method} is not active.`);
     const entry = p.relays?.find((r) => r.action === row.action) ?? p;
@@ -197,7 +291,7 @@ export class GatewayRuntime {
 
   private async apply(
     p: GatewayProvider,
-    entry: Pick<GatewayProvider, 'parse'>,
+    entry: Pick<GatewayEntry, 'parse'>,
     delivery: GatewayDelivery,
     ctx: GatewayContext,
     inboxId: number,
@@ -209,11 +303,17 @@ export class GatewayRuntime {
       if (read?.error !== undefined) throw read.error;
       events = read?.events ?? (await entry.parse(delivery, ctx));
     } catch (err) {
-      const unreadable = isBillingError(err) && err.status === 400;
-      await this.mark(inboxId, unreadable ? 'unreadable' : 'unavailable', null, err);
-      if (unreadable) throw err;
+      // only a gateway (or database) that cannot be asked is worth a retry; whatever else a provider
+      // throws (a missing field read, an amount that is no integer) will throw again on every retry,
+      // so it is an unreadable body: 400, kept in the inbox for a person and `billing gateway replay`
+      const retry = isBillingError(err) && err.status >= 500;
+      await this.mark(inboxId, retry ? 'unavailable' : 'unreadable', null, err);
+      if (!retry) {
+        log.warn({ err }, 'webhook not applied: the body could not be read');
+        throw isBillingError(err) && err.code === 'billing_bad_request' ? err : unreadable();
+      }
       log.warn({ err }, 'webhook not applied: the gateway could not be asked');
-      throw isBillingError(err) && err.status === 503 ? err : unreachable();
+      throw (err as BillingError).status === 503 ? err : unreachable();
     }
     const outcomes: EventOutcome[] = [];
     try {
@@ -235,12 +335,15 @@ export class GatewayRuntime {
       log.info({ key, reason: cmd.reason }, 'webhook event ignored');
       return { key, action: 'ignore', result: 'ignored', payment: null, note: cmd.reason };
     }
+    // a payment named by the gateway's own id is looked up among this method's payments only
+    const ref = (r: GatewayPaymentRef): PaymentRef =>
+      'transactionId' in r ? { transactionId: r.transactionId, method: p.method } : { reference: r.reference };
     const command: PaymentCommand =
       cmd.action === 'record'
         ? { ...cmd, method: p.method, status: 'completed', key }
         : cmd.action === 'refund'
-          ? { ...cmd, reason: cmd.reason ?? '', key }
-          : { ...cmd, key };
+          ? { ...cmd, payment: ref(cmd.payment), reason: cmd.reason ?? '', key }
+          : { ...cmd, payment: ref(cmd.payment), key };
     try {
       const out = await this.d.core.apply(command, { channel: 'gateway', method: p.method, actor: gatewayActor(p.method) });
       if (out.result !== 'applied' && out.result !== 'duplicate')
@@ -262,9 +365,12 @@ export class GatewayRuntime {
 
   /**
    * The pay route's work: a pending payment first, then one creation call at the gateway carrying
-   * its reference. A newer checkout of the same invoice and method cancels the older pending ones (money
-   * that still arrives for them completes them all the same), so retries never double a payment. If
-   * the gateway cannot be reached the new payment is cancelled and `billing_gateway_unreachable` thrown.
+   * its reference. The pending payment is recorded under the invoice's lock, cancelling the older
+   * pending ones of the same invoice and method in the same transaction (money that still arrives for
+   * them is recorded all the same, held for review if it is more than is due), so concurrent pays leave
+   * one pending checkout and never more than is due is asked. An invoice with nothing left to pay now
+   * is `billing_rest_invalid_state`. If the gateway cannot be reached the new payment is cancelled and
+   * `billing_gateway_unreachable` thrown.
    */
   async checkout(
     invoice: BillingDocument,
@@ -276,14 +382,8 @@ export class GatewayRuntime {
     if (!p || !(await this.configured(p)))
       throw new BillingError('billing_gateway_not_configured', 'This payment method is not available.');
     const origin = { channel: 'gateway' as const, method, actor: gatewayActor(method) };
-    const older = await this.d.db.query<{ reference: string }>(
-      `select reference from billing_payments where invoice_id = $1 and method = $2 and status = 'pending'`,
-      [invoice.id, method],
-    );
-    for (const o of older)
-      await this.d.core.apply({ action: 'cancel', payment: { reference: o.reference }, reason: 'replaced by a newer checkout' }, origin);
     const recorded = await this.d.core.apply(
-      { action: 'record', invoiceId: invoice.id, amount: amount.toString(), method, status: 'pending', notes: 'checkout' },
+      { action: 'record', invoiceId: invoice.id, amount: amount.toString(), method, status: 'pending', notes: 'checkout', supersede: true },
       origin,
     );
     const payment = recorded.payment!;
@@ -343,9 +443,49 @@ export class GatewayRuntime {
     return { checked: rows.length, applied, unreachable: failed };
   }
 
+  /**
+   * The gateways' housekeeping (job `billing_gateway_cleanup`), each part bounded per run: inbox bodies
+   * older than `INBOX_BODY_DAYS` are dropped (the row keeps its outcomes, digest and length), rows older
+   * than `INBOX_ROW_DAYS` deleted — idempotency does not depend on them: event keys stay in
+   * `billing_payment_events` — and pending gateway payments with no money confirmed after
+   * `PENDING_EXPIRY_HOURS` cancelled through the payment core (not those held for review: a person
+   * decides those). Money that arrives for a cancelled payment still completes it.
+   */
+  async cleanup(): Promise<{ bodies_dropped: number; deliveries_deleted: number; payments_expired: number }> {
+    const dropped = await this.d.db.query(
+      `update billing_gateway_deliveries set body = null, headers = '{}'::jsonb
+        where id in (select id from billing_gateway_deliveries
+                      where body is not null and received_at < now() - make_interval(days => $1) order by id limit $2)
+       returning id`,
+      [INBOX_BODY_DAYS, CLEANUP_BATCH],
+    );
+    const deleted = await this.d.db.query(
+      `delete from billing_gateway_deliveries
+        where id in (select id from billing_gateway_deliveries where received_at < now() - make_interval(days => $1) order by id limit $2)
+       returning id`,
+      [INBOX_ROW_DAYS, CLEANUP_BATCH],
+    );
+    const stale = await this.d.db.query<{ id: string; method: string }>(
+      `select id, method from billing_payments
+        where status = 'pending' and review is null and method <> all($1) and created_at < now() - make_interval(hours => $2)
+        order by created_at limit $3`,
+      [OFFLINE_METHODS, PENDING_EXPIRY_HOURS, EXPIRY_BATCH],
+    );
+    let expired = 0;
+    for (const s of stale) {
+      const out = await this.d.core.apply(
+        { action: 'cancel', payment: { id: Number(s.id) }, reason: `expired: no money confirmed within ${PENDING_EXPIRY_HOURS} hours` },
+        { channel: 'gateway', method: s.method, actor: gatewayActor(s.method) },
+      );
+      if (out.result === 'applied') expired++;
+    }
+    return { bodies_dropped: dropped.length, deliveries_deleted: deleted.length, payments_expired: expired };
+  }
+
   private async context(p: GatewayProvider): Promise<GatewayContext> {
-    const settings = p.settings.length ? await this.d.options.getMany(p.settings as Array<keyof OptionMap>) : {};
-    const base = p.apiBase ? String((settings as Record<string, unknown>)[p.apiBase] ?? '') : '';
+    // the provider's own keys only (typed for it by its GatewayProvider<K>)
+    const settings = (p.settings.length ? await this.d.options.getMany([...p.settings]) : {}) as GatewayContext['settings'];
+    const base = p.apiBase ? String(settings[p.apiBase] ?? '') : '';
     const log = this.d.log.child({ gateway: p.method });
     return {
       method: p.method,
@@ -354,6 +494,12 @@ export class GatewayRuntime {
       url: (path) => `${this.d.config.baseUrl}${path}`,
       api: async (path, init) => {
         if (!base) throw unreachable();
+        // checked again at every call, whatever the option's history: a key goes to https: only
+        const problem = this.d.options.apiBaseProblem(base);
+        if (problem) {
+          log.warn({ option: p.apiBase, problem }, 'gateway API not called: its base is refused');
+          throw unreachable();
+        }
         let res: Response;
         try {
           res = await fetch(new URL(path, base.endsWith('/') ? base : `${base}/`), {
@@ -382,11 +528,20 @@ export class GatewayRuntime {
   }
 
   private async store(p: GatewayProvider, action: string, delivery: GatewayDelivery): Promise<number> {
-    const headers = Object.fromEntries(Object.entries(delivery.headers).filter(([k]) => KEPT_HEADERS.test(k)));
+    const headers = Object.fromEntries(
+      Object.entries(delivery.headers)
+        .filter(([k, v]) => KEPT_HEADERS.test(k) && v !== undefined)
+        .slice(0, KEPT_HEADER_COUNT)
+        .map(([k, v]) => [k, (Array.isArray(v) ? v.join(', ') : String(v)).slice(0, KEPT_HEADER_CHARS)]),
+    );
+    const raw = delivery.raw;
+    const body = raw.length > INBOX_BODY_BYTES ? raw.subarray(0, INBOX_BODY_BYTES) : raw;
+    const sha256 = createHash('sha256').update(raw).digest('hex');
     try {
       const [row] = await this.d.db.query<{ id: string }>(
-        `insert into billing_gateway_deliveries (method, action, headers, body, received_at) values ($1, $2, $3, $4, $5) returning id`,
-        [p.method, action, JSON.stringify(headers), delivery.raw, delivery.receivedAt],
+        `insert into billing_gateway_deliveries (method, action, headers, body, body_bytes, body_sha256, received_at)
+         values ($1, $2, $3, $4, $5, $6, $7) returning id`,
+        [p.method, action, JSON.stringify(headers), body, raw.length, sha256, delivery.receivedAt],
       );
       return Number(row!.id);
     } catch (err) {
@@ -420,13 +575,6 @@ function view(p: Payment): GatewayPaymentView {
 
 function gatewayActor(method: string): Actor {
   return { ...SYSTEM, name: method };
-}
-
-function unreachable(): BillingError {
-  return new BillingError(
-    'billing_gateway_unreachable',
-    'The payment gateway cannot be reached right now. Please try again in a few minutes.',
-  );
 }
 
 function lowerCase(headers: Record<string, string | string[] | undefined>): Record<string, string | string[] | undefined> {

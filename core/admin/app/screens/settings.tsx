@@ -33,7 +33,7 @@ export function Settings({ props }: { props: Props & { slug?: string; descriptio
     setNotice(null);
     setErrors({});
     try {
-      const r = await ajax<{ saved: string[]; sections: typeof sections }>(
+      const r = await ajax<{ saved: string[]; cleared?: string[]; sections: typeof sections }>(
         props.slug ? 'billing_save_screen_options' : 'billing_save_settings',
         {
           ...screen,
@@ -42,7 +42,9 @@ export function Settings({ props }: { props: Props & { slug?: string; descriptio
       );
       setSections(r.sections);
       setChanges({});
-      setNotice({ kind: 'ok', text: r.saved.length ? 'Settings saved.' : 'Nothing to save: no setting was changed.' });
+      // a changed API base empties its gateway's secrets: say which, so they are given again
+      const cleared = r.cleared?.length ? ` The API base changed, so these were emptied: ${r.cleared.join(', ')}.` : '';
+      setNotice({ kind: 'ok', text: r.saved.length ? `Settings saved.${cleared}` : 'Nothing to save: no setting was changed.' });
     } catch (err) {
       if (err instanceof ApiError) setErrors(err.params);
       setNotice({ kind: 'error', text: err instanceof Error ? err.message : String(err) });
