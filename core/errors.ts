@@ -46,14 +46,6 @@ export const ERROR_STATUS = {
   billing_mail_failed: 502,
   // the document has no customer e-mail address to send to
   billing_mail_no_recipient: 409,
-  // e-invoices: the document lacks data an e-invoice needs (`data.missing` lists every field at once)
-  billing_einvoice_incomplete: 409,
-  // e-invoices: a file given to read is not a UBL, CII or Factur-X invoice, or is refused as hostile
-  billing_einvoice_unreadable: 400,
-  // outbound webhooks: the URL is not http(s), or its host is or resolves to a non-public address
-  billing_webhook_url_forbidden: 400,
-  // quote e-signatures: accepting needs a valid signature and a name (or what was sent is not a valid one)
-  billing_signature_required: 400,
   // CLI and in-process API
   billing_unknown_option: 400,
   billing_invalid_option: 400,

@@ -8,7 +8,7 @@
 // jobs queue, and beyond a short queue they are refused with 503 `billing_busy` and Retry-After.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { BillingError, ERROR_STATUS, type ErrorCode } from '../errors.ts';
+import { BillingError, errorStatus, type ErrorCode } from '../errors.ts';
 import { workerExecArgv } from './exec-argv.ts';
 import type { FromThread, ToThread } from './bounded-protocol.ts';
 
@@ -239,9 +239,12 @@ function internal(message: string): BillingError {
   return new BillingError('billing_internal', message);
 }
 
-/** An error as the thread sent it: a BillingError stays one (its code, status and data), anything else is internal. */
+/**
+ * An error as the thread sent it: a BillingError stays one (its code and data; its status is this
+ * process's, where the plugins' codes are declared), anything else is internal.
+ */
 function fromThread(e: Extract<FromThread, { type: 'failed' }>['error']): BillingError {
-  if (e.code && e.code in ERROR_STATUS) return new BillingError(e.code as ErrorCode, e.message, e.data ?? {}, e.status);
+  if (e.code && errorStatus(e.code) !== undefined) return new BillingError(e.code as ErrorCode, e.message, e.data ?? {});
   const err = internal(`The worker failed: ${e.message}`);
   err.stack = `${err.name}: ${err.message}\n--- in the worker ---\n${e.stack ?? ''}`;
   return err;

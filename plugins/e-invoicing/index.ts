@@ -23,6 +23,10 @@ import { ublXml } from './ubl.ts';
 import { documentLinks, readerScreen } from './screens.ts';
 
 declare module 'billing-service' {
+  interface ErrorMap {
+    billing_einvoice_incomplete: 409;
+    billing_einvoice_unreadable: 400;
+  }
   interface OptionMap {
     einvoice_required: boolean;
     einvoice_iban: string;
@@ -132,6 +136,16 @@ export async function facturX(ctx: PluginContext, doc: BillingDocument): Promise
 
 export default definePlugin({
   name: 'e-invoicing',
+  errors: {
+    billing_einvoice_incomplete: {
+      status: 409,
+      description: 'The document lacks data an e-invoice needs (`data.missing` lists every field at once).',
+    },
+    billing_einvoice_unreadable: {
+      status: 400,
+      description: 'A file given to read is not a UBL, CII or Factur-X invoice, or is refused as hostile or too complex.',
+    },
+  },
   version: '1.0.0',
   title: 'E-invoicing',
   description: 'Peppol BIS 3 UBL, XRechnung, CII and Factur-X invoices valid by the EN 16931 rules, and a reader for them.',

@@ -21,6 +21,9 @@ import { checkSignaturePng, SIGNATURE_BOUNDS } from './png.ts';
 import { contentSha256, dataUrl, insertSignature, signatureFor, signedLine, type StoredSignature } from './signatures.ts';
 
 declare module 'billing-service' {
+  interface ErrorMap {
+    billing_signature_required: 400;
+  }
   interface OptionMap {
     quote_signature_required: boolean;
   }
@@ -134,6 +137,12 @@ async function pdfBlock(ctx: PluginContext, s: StoredSignature): Promise<Content
 
 export default definePlugin({
   name: 'quote-signatures',
+  errors: {
+    billing_signature_required: {
+      status: 400,
+      description: 'Accepting needs a valid signature and a name (or what was sent is not a valid signature).',
+    },
+  },
   version: '1.0.0',
   compatibility: '^0.1.0',
   title: 'Quote e-signatures',

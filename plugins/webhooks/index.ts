@@ -5,6 +5,9 @@ import { webhooksScreen } from './screen.ts';
 import { subscriptionRoutes } from './subscriptions.ts';
 
 declare module 'billing-service' {
+  interface ErrorMap {
+    billing_webhook_url_forbidden: 400;
+  }
   interface OptionMap {
     webhooks_allow_private_hosts: boolean;
   }
@@ -18,6 +21,12 @@ declare module 'billing-service' {
  */
 export default definePlugin({
   name: 'webhooks',
+  errors: {
+    billing_webhook_url_forbidden: {
+      status: 400,
+      description: 'The URL is not http(s), or its host is or resolves to a non-public address.',
+    },
+  },
   version: '1.0.0',
   compatibility: '^0.1.0',
   title: 'Webhooks',

@@ -1,5 +1,10 @@
-import { describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { declareErrors } from '../../core/errors.ts';
+import webhooks from './index.ts';
 import { checkUrl, isPublicAddress, type Resolver } from './url-guard.ts';
+
+// the plugin's error codes, as the service declares them when it finds the plugin
+beforeAll(() => declareErrors(webhooks.name, webhooks.errors ?? {}));
 
 const names =
   (table: Record<string, string[]>): Resolver =>

@@ -9,7 +9,7 @@
 // live registries hold none.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
-import { ERROR_STATUS, type ErrorCode } from '../../core/errors.ts';
+import { errorStatus, type ErrorCode } from '../../core/errors.ts';
 import type { ObjectRef } from '../../core/http/auth.ts';
 import type { ArgSchema } from '../../core/http/rest/route.ts';
 import type { Kernel } from '../../core/kernel.ts';
@@ -299,7 +299,7 @@ describe('B against A’s objects, on every route and action of the live registr
         const code: ErrorCode = ref.missing ?? 'billing_rest_not_found';
         const allowed = holds(route.capability);
         const ok = allowed
-          ? r.status === ERROR_STATUS[code] && r.body?.code === code
+          ? r.status === errorStatus(code) && r.body?.code === code
           : r.status === 403 && r.body?.code === 'billing_rest_forbidden';
         if (!ok)
           wrong.push({
@@ -330,7 +330,7 @@ describe('B against A’s objects, on every route and action of the live registr
         const code: ErrorCode = ref.missing ?? 'billing_rest_not_found';
         const allowed = holds(cap);
         const got = r.body?.data?.code;
-        const ok = allowed ? r.status === ERROR_STATUS[code] && got === code : r.status === 403 && got === 'billing_forbidden';
+        const ok = allowed ? r.status === errorStatus(code) && got === code : r.status === 403 && got === 'billing_forbidden';
         if (!ok)
           wrong.push({ what: `${key} ${ref.param}=${ref.kind}`, status: r.status, code: got ?? r.text, expected: allowed ? code : '403' });
         checked++;
