@@ -20,12 +20,8 @@ async function invoiceByNumber(ctx: PluginContext, number: string, viewer?: Auth
   return items[0] ?? null;
 }
 
-const stores = new WeakMap<PluginContext, ProfileStore>();
-const store = (ctx: PluginContext) => {
-  let s = stores.get(ctx);
-  if (!s) stores.set(ctx, (s = new ProfileStore(ctx)));
-  return s;
-};
+/** The plugin's own services: the profiles' store. */
+type Services = { profiles: ProfileStore };
 
 const ONE = '/recurring/(?P<id>[\\d]+)';
 const ID_ARGS = { id: { type: 'integer', minimum: 1, required: true, description: 'The profile id.' } };
@@ -36,7 +32,8 @@ const PROFILE = { param: 'id', kind: 'recurring' };
 /** The client a template bills: one outside the caller's scope answers as an unknown client. */
 const TEMPLATE_CLIENT = { param: 'template.client_id', kind: 'client', missing: 'billing_rest_no_client' } as const;
 
-export default definePlugin({
+export default definePlugin<Services>({
+  services: (ctx) => ({ profiles: new ProfileStore(ctx) }),
   name: 'recurring',
   version: '1.0.0',
   compatibility: '^0.1.0',
@@ -88,7 +85,7 @@ export default definePlugin({
       description: 'Recurring profiles, newest first.',
       handler: async (req, ctx) => {
         const scope = await ctx.api.scope.of('recurring', req.user);
-        const { items, total } = await store(ctx).list(req.params.page, req.params.per_page, scope);
+        const { items, total } = await ctx.self.profiles.list(req.params.page, req.params.per_page, scope);
         return collectionResponse(req, items, total);
       },
     },
@@ -99,7 +96,7 @@ export default definePlugin({
       object: TEMPLATE_CLIENT,
       args: PROFILE_ARGS,
       description: 'Create a recurring profile.',
-      handler: async (req, ctx) => new RestResponse(await store(ctx).create(req.params, req.actor), 201),
+      handler: async (req, ctx) => new RestResponse(await ctx.self.profiles.create(req.params, req.actor), 201),
     },
     {
       path: '/recurring/from-invoice',
@@ -131,7 +128,7 @@ export default definePlugin({
         // a template is a POST /invoices body: what the invoice has none of (no discount) is left out, not null
         const input = documentInput(source);
         const template = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined));
-        return new RestResponse(await store(ctx).createFrom({ ...schedule, template }, source.issueDate, req.actor), 201);
+        return new RestResponse(await ctx.self.profiles.createFrom({ ...schedule, template }, source.issueDate, req.actor), 201);
       },
     },
     {
@@ -141,7 +138,7 @@ export default definePlugin({
       object: PROFILE,
       args: ID_ARGS,
       description: 'One recurring profile.',
-      handler: async (req, ctx) => store(ctx).get(req.params.id),
+      handler: async (req, ctx) => ctx.self.profiles.get(req.params.id),
     },
     {
       path: ONE,
@@ -153,7 +150,7 @@ export default definePlugin({
       handler: async (req, ctx) => {
         const { id, ...fields } = req.params;
         const input = Object.fromEntries(Object.entries(fields).filter(([k]) => k in PROFILE_ARGS));
-        return store(ctx).update(id, input, req.actor);
+        return ctx.self.profiles.update(id, input, req.actor);
       },
     },
     {
@@ -163,7 +160,7 @@ export default definePlugin({
       object: PROFILE,
       args: ID_ARGS,
       description: 'Delete a recurring profile; its invoices stay.',
-      handler: async (req, ctx) => ({ deleted: true, previous: await store(ctx).delete(req.params.id, req.actor) }),
+      handler: async (req, ctx) => ({ deleted: true, previous: await ctx.self.profiles.delete(req.params.id, req.actor) }),
     },
     {
       path: `${ONE}/pause`,
@@ -172,7 +169,7 @@ export default definePlugin({
       object: PROFILE,
       args: ID_ARGS,
       description: 'Pause: no invoice is generated until resumed.',
-      handler: async (req, ctx) => store(ctx).pause(req.params.id, req.actor),
+      handler: async (req, ctx) => ctx.self.profiles.pause(req.params.id, req.actor),
     },
     {
       path: `${ONE}/resume`,
@@ -181,7 +178,7 @@ export default definePlugin({
       object: PROFILE,
       args: ID_ARGS,
       description: 'Resume from the first period on or after today (the periods of the pause are skipped).',
-      handler: async (req, ctx) => store(ctx).resume(req.params.id, req.actor),
+      handler: async (req, ctx) => ctx.self.profiles.resume(req.params.id, req.actor),
     },
   ],
   screens: [recurringScreen],

@@ -15,12 +15,8 @@ declare module 'billing-service' {
   }
 }
 
-const stores = new WeakMap<PluginContext, RoleStore>();
-const store = (ctx: PluginContext) => {
-  let s = stores.get(ctx);
-  if (!s) stores.set(ctx, (s = new RoleStore(ctx)));
-  return s;
-};
+/** The plugin's own services: the role edits, read and written per request. */
+type Services = { roles: RoleStore };
 
 const ROLE_ARGS = { role: { type: 'string', required: true, description: 'The role name, e.g. billing_sales.' } };
 /** A role is named, not owned: no scope governs it (the routes are for those who manage the team). */
@@ -34,7 +30,8 @@ async function ownScope(ctx: PluginContext, roles: readonly string[]): Promise<b
 
 const text = (v: RoleView) => `${v.role}\t${v.name}\t${v.capabilities.join(',')}`;
 
-export default definePlugin({
+export default definePlugin<Services>({
+  services: (ctx) => ({ roles: new RoleStore(ctx) }),
   name: 'team-roles',
   version: '1.0.0',
   compatibility: '^0.1.0',
@@ -65,10 +62,10 @@ export default definePlugin({
     },
   ],
   listeners: [
-    filter('billing_user_has_cap', (ctx: PluginContext) => async (allcaps, _caps, _args, user) => {
+    filter('billing_user_has_cap', (ctx: PluginContext<Services>) => async (allcaps, _caps, _args, user) => {
       // the administrator cannot lose a capability
       if (user.roles.includes(ADMINISTRATOR)) return allcaps;
-      const edits = await store(ctx).edits(user.roles);
+      const edits = await ctx.self.roles.edits(user.roles);
       let caps = allcaps;
       for (const role of user.roles) caps = applyEdits(caps, edits.get(role));
       return caps;
@@ -77,18 +74,19 @@ export default definePlugin({
     // object a route names to the same rule (a payment or credit note goes by its invoice's creator)
     filter(
       'billing_list_scope',
-      (ctx: PluginContext) => async (scope, _kind, user) => ((await ownScope(ctx, user.roles)) ? { ...scope, created_by: user.id } : scope),
+      (ctx: PluginContext<Services>) => async (scope, _kind, user) =>
+        (await ownScope(ctx, user.roles)) ? { ...scope, created_by: user.id } : scope,
     ),
   ],
-  screens: (ctx: PluginContext) => [teamScreen(ctx)],
-  rest: (ctx: PluginContext) => [
+  screens: (ctx: PluginContext<Services>) => [teamScreen(ctx)],
+  rest: (ctx: PluginContext<Services>) => [
     ...teamRoutes(ctx),
     {
       path: '/roles',
       methods: 'GET',
       capability: MANAGE_TEAM,
       description: 'Every role with its capabilities (after edits).',
-      handler: async () => store(ctx).list(),
+      handler: async () => ctx.self.roles.list(),
     },
     {
       path: '/roles/(?P<role>[a-z0-9_]+)',
@@ -97,7 +95,7 @@ export default definePlugin({
       unscoped: ROLE_NAME,
       args: ROLE_ARGS,
       description: 'One role with its capabilities.',
-      handler: async (req) => store(ctx).get(req.params.role),
+      handler: async (req) => ctx.self.roles.get(req.params.role),
     },
     {
       path: '/roles/(?P<role>[a-z0-9_]+)',
@@ -114,28 +112,28 @@ export default definePlugin({
         },
       },
       description: "Sets a role's billing capabilities.",
-      handler: async (req) => store(ctx).set(req.params.role, req.params.capabilities, req.actor),
+      handler: async (req) => ctx.self.roles.set(req.params.role, req.params.capabilities, req.actor),
     },
   ],
   commands: [
     {
       words: ['role', 'list'],
       usage: 'billing role list',
-      run: async (_input, ctx) => store(ctx).list(),
+      run: async (_input, ctx) => ctx.self.roles.list(),
       text: (rows: RoleView[]) => rows.map(text).join('\n'),
     },
     {
       words: ['role', 'grant'],
       usage: 'billing role grant <role> <capability>',
       arity: 2,
-      run: async ({ args }, ctx) => store(ctx).grant(args[0]!, args[1]!, CLI),
+      run: async ({ args }, ctx) => ctx.self.roles.grant(args[0]!, args[1]!, CLI),
       text: text,
     },
     {
       words: ['role', 'revoke'],
       usage: 'billing role revoke <role> <capability>',
       arity: 2,
-      run: async ({ args }, ctx) => store(ctx).revoke(args[0]!, args[1]!, CLI),
+      run: async ({ args }, ctx) => ctx.self.roles.revoke(args[0]!, args[1]!, CLI),
       text: text,
     },
   ],
