@@ -71,7 +71,7 @@ export const recurring: Scenario = {
         if (res.status !== 201) throw new Error(`profile: ${res.status} ${await res.text()}`);
       }
       // behind by PERIODS periods, as after downtime (a new profile may not start further back than one)
-      await kernel.db.query(`update billing_recurring_profiles set start_date = $1, next_date = $1`, [daysAgo(PERIODS - 1)]);
+      await kernel.db.query(`update recurring_profiles set start_date = $1, next_date = $1`, [daysAgo(PERIODS - 1)]);
       const expected = PROFILES * PERIODS;
       const start = performance.now();
       const outcome = await kernel.jobs.runNow(JOB);

@@ -53,7 +53,7 @@ export const reminders: Scenario = {
       );
       await k.db.query('analyze billing_documents');
       const due = INVOICES / 100;
-      const reset = () => k.db.query(`delete from billing_reminders; delete from billing_outbox where topic = 'reminders.send'`);
+      const reset = () => k.db.query(`delete from reminders_sent; delete from billing_outbox where topic = 'reminders.send'`);
 
       const bare = () =>
         k.db.query(
@@ -75,7 +75,7 @@ export const reminders: Scenario = {
         if (reminded !== undefined && reminded !== due) throw new Error(`run reminded ${reminded} invoices, expected ${due}`);
         idle.push(await timed(() => k.jobs.runNow(JOB)));
       }
-      const [{ n }] = await k.db.query<{ n: string }>(`select count(*) as n from billing_reminders where status = 'queued'`);
+      const [{ n }] = await k.db.query<{ n: string }>(`select count(*) as n from reminders_sent where status = 'queued'`);
       if (Number(n) !== due) throw new Error(`${n} reminders queued, expected ${due}`);
       const baseMeasure = measure(baseline, 'run/s');
       const note = `${due} due of ${INVOICES}; mean run ${(1000 / measure(ours, '').throughput).toFixed(0)} ms`;

@@ -132,10 +132,10 @@ export const webhooks: Scenario = {
       await kernel.outbox.drain();
       const seconds = (performance.now() - t0) / 1000;
       const delivered = r.count() - before;
-      const [sample] = await kernel.db.query<{ body: string }>('select body from webhook_events order by created_at desc limit 1');
+      const [sample] = await kernel.db.query<{ body: string }>('select body from webhooks_events order by created_at desc limit 1');
       const [latency] = await kernel.db.query<{ p50: number; p99: number }>(
         `select percentile_cont(0.5) within group (order by duration_ms) as p50, percentile_cont(0.99) within group (order by duration_ms) as p99
-           from webhook_attempts`,
+           from webhooks_attempts`,
       );
       const ours: Measure = {
         throughput: delivered / seconds,

@@ -4,7 +4,7 @@
  * and `defineModule`). The core's one scoped resolver (./object-scope.ts) reads it to find an object's
  * owner row, so that every route naming an object of the kind obeys the same scope as the kind's lists.
  *
- *   objects: [{ kind: 'recurring', noun: 'recurring profile', table: 'billing_recurring_profiles', owner: 'created_by' }]
+ *   objects: [{ kind: 'recurring', noun: 'recurring profile', table: 'recurring_profiles', owner: 'created_by' }]
  */
 export interface ObjectKind {
   /**

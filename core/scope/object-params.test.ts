@@ -40,7 +40,7 @@ describe('the value at a parameter', () => {
 
 describe('an object kind declaration', () => {
   it('takes names only, and exactly one of an owner column and a kind it lies through', () => {
-    const ok = { kind: 'recurring', noun: 'recurring profile', table: 'billing_recurring_profiles', owner: 'created_by' };
+    const ok = { kind: 'recurring', noun: 'recurring profile', table: 'recurring_profiles', owner: 'created_by' };
     expect(() => checkObjectKind('p', ok)).not.toThrow();
     expect(() => checkObjectKind('p', { ...ok, owner: 'created_by; drop table x' })).toThrow(/not a snake_case/);
     expect(() => checkObjectKind('p', { ...ok, where: { "kind = 'x' or 1": 'a' } })).toThrow(/not a snake_case/);

@@ -173,6 +173,13 @@ export default definePlugin({
         create index billing_quote_signatures_invoice on billing_documents (invoice_id) where kind = 'quote' and invoice_id is not null;
       `,
     },
+    {
+      name: '0002_prefixed_tables',
+      up: `
+          -- a plugin's tables carry its name (docs/plugins.md, the read model)
+          alter table billing_quote_signatures rename to quote_signatures;
+        `,
+    },
   ],
   hooks: { actions: [{ name: 'billing_quote_signed', args: ['quoteId', 'quote', 'signature'] }] },
   listeners: [

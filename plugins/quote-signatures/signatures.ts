@@ -53,7 +53,7 @@ function fromRow(r: Record<string, any>): StoredSignature {
 
 export async function insertSignature(tx: Tx, s: Omit<StoredSignature, 'signed_at'>): Promise<StoredSignature> {
   const rows = await tx.query(
-    `insert into billing_quote_signatures (quote_id, signer_name, ip, user_agent, content_sha256, image, image_sha256)
+    `insert into quote_signatures (quote_id, signer_name, ip, user_agent, content_sha256, image, image_sha256)
      values ($1, $2, $3, $4, $5, $6, $7) returning signed_at`,
     [s.quote_id, s.signer_name, s.ip, s.user_agent, s.content_sha256, s.image, s.image_sha256],
   );
@@ -65,9 +65,9 @@ export async function signatureFor(ctx: PluginContext, doc: { id: number; kind: 
   if (doc.kind !== 'quote' && doc.kind !== 'invoice') return null;
   const rows =
     doc.kind === 'quote'
-      ? await ctx.db.query(`select ${COLUMNS} from billing_quote_signatures s where s.quote_id = $1`, [doc.id])
+      ? await ctx.db.query(`select ${COLUMNS} from quote_signatures s where s.quote_id = $1`, [doc.id])
       : await ctx.db.query(
-          `select ${COLUMNS} from billing_quote_signatures s join billing_documents q on q.id = s.quote_id
+          `select ${COLUMNS} from quote_signatures s join billing_documents q on q.id = s.quote_id
             where q.kind = 'quote' and q.invoice_id = $1`,
           [doc.id],
         );

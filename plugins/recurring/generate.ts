@@ -34,7 +34,7 @@ type Step = { kind: 'generated'; invoiceId: number } | { kind: 'idle' };
 export async function generateDue(ctx: PluginContext, now = new Date()): Promise<GenerationResult> {
   const today = siteDate(now, await ctx.options.get('timezone'));
   const due = await ctx.db.query<{ id: string }>(
-    `select id from billing_recurring_profiles where status = 'active' and next_date <= $1::date order by next_date, id`,
+    `select id from recurring_profiles where status = 'active' and next_date <= $1::date order by next_date, id`,
     [today],
   );
   const result: GenerationResult = { generated: 0, failed: 0, profiles: due.length, behind: 0 };
@@ -45,7 +45,7 @@ export async function generateDue(ctx: PluginContext, now = new Date()): Promise
         if (periods === PERIODS_PER_RUN) {
           // still due ones are left for the next run (next_date tells, without generating one more)
           const [left] = await ctx.db.query(
-            `select 1 from billing_recurring_profiles where id = $1 and status = 'active' and next_date <= $2::date`,
+            `select 1 from recurring_profiles where id = $1 and status = 'active' and next_date <= $2::date`,
             [id, today],
           );
           if (left) result.behind++;
@@ -68,7 +68,7 @@ async function generateOne(ctx: PluginContext, id: number, today: string): Promi
   try {
     return await ctx.db.transaction(async (tx): Promise<Step> => {
       const rows = await tx.query<ProfileRow>(
-        `select ${PROFILE_COLUMNS} from billing_recurring_profiles where id = $1 and status = 'active' for update skip locked`,
+        `select ${PROFILE_COLUMNS} from recurring_profiles where id = $1 and status = 'active' for update skip locked`,
         [id],
       );
       const r = rows[0];
@@ -76,14 +76,12 @@ async function generateOne(ctx: PluginContext, id: number, today: string): Promi
       const s = schedule(r);
       const n = r.next_period;
       if (!withinEnd(s, n, r.generated_count)) {
-        await tx.query(`update billing_recurring_profiles set status = 'finished', next_date = null, updated_at = now() where id = $1`, [
-          id,
-        ]);
+        await tx.query(`update recurring_profiles set status = 'finished', next_date = null, updated_at = now() where id = $1`, [id]);
         return { kind: 'idle' };
       }
       const date = periodDate(s.start_date, s.frequency, n);
       if (date > today) {
-        await tx.query('update billing_recurring_profiles set next_date = $2 where id = $1 and next_date is distinct from $2', [id, date]);
+        await tx.query('update recurring_profiles set next_date = $2 where id = $1 and next_date is distinct from $2', [id, date]);
         return { kind: 'idle' };
       }
       const template = r.template as unknown as DocumentInput;
@@ -98,7 +96,7 @@ async function generateOne(ctx: PluginContext, id: number, today: string): Promi
         owner: r.created_by,
       });
       // the guarantee: one row per (profile, period date), refused by the database for a second invoice
-      await tx.query('insert into billing_recurring_periods (profile_id, period_date, period, invoice_id) values ($1, $2, $3, $4)', [
+      await tx.query('insert into recurring_periods (profile_id, period_date, period, invoice_id) values ($1, $2, $3, $4)', [
         id,
         date,
         n,
@@ -106,7 +104,7 @@ async function generateOne(ctx: PluginContext, id: number, today: string): Promi
       ]);
       const next = nextDate(s, n + 1, r.generated_count + 1);
       await tx.query(
-        `update billing_recurring_profiles
+        `update recurring_profiles
             set next_period = $2, generated_count = generated_count + 1, last_invoice_id = $3, next_date = $4,
                 status = $5, last_error = null, updated_at = now()
           where id = $1`,
@@ -119,7 +117,7 @@ async function generateOne(ctx: PluginContext, id: number, today: string): Promi
   } catch (err) {
     // another run committed this period first (only possible if the lock was bypassed): nothing was
     // created here, the number went back with the rollback, and the profile is simply up to date
-    if ((err as { code?: string }).code === '23505' && String((err as Error).message).includes('billing_recurring_periods')) {
+    if ((err as { code?: string }).code === '23505' && String((err as Error).message).includes('recurring_periods')) {
       return { kind: 'idle' };
     }
     throw err;
@@ -131,7 +129,7 @@ export async function recordError(ctx: PluginContext, id: number, err: unknown):
   const code = err instanceof BillingError ? err.code : 'billing_internal';
   const message = err instanceof Error ? err.message : String(err);
   if (!(err instanceof BillingError)) ctx.log.error({ err, profile: id }, 'recurring generation failed');
-  await ctx.db.query(`update billing_recurring_profiles set last_error = $2 where id = $1`, [
+  await ctx.db.query(`update recurring_profiles set last_error = $2 where id = $1`, [
     id,
     JSON.stringify({ code, message: message.slice(0, 500), at: new Date().toISOString() }),
   ]);

@@ -73,9 +73,17 @@ export default definePlugin<Services>({
         );
       `,
     },
+    {
+      name: '0002_prefixed_tables',
+      up: `
+          -- a plugin's tables carry its name (docs/plugins.md, the read model)
+          alter table billing_recurring_profiles rename to recurring_profiles;
+          alter table billing_recurring_periods rename to recurring_periods;
+        `,
+    },
   ],
   // a profile is its creator's: under an own scope its routes answer 404 for another's, and the list leaves it out
-  objects: [{ kind: 'recurring', noun: 'recurring profile', table: 'billing_recurring_profiles', owner: 'created_by' }],
+  objects: [{ kind: 'recurring', noun: 'recurring profile', table: 'recurring_profiles', owner: 'created_by' }],
   rest: [
     {
       path: '/recurring',

@@ -148,12 +148,11 @@ export class ProfileStore {
     const mine = scope.created_by !== undefined;
     const where = mine ? 'where created_by = $1' : '';
     const params = mine ? [scope.created_by] : [];
-    const [{ n }] = (await this.ctx.db.query<{ n: number }>(
-      `select count(*)::int as n from billing_recurring_profiles ${where}`,
-      params,
-    )) as [{ n: number }];
+    const [{ n }] = (await this.ctx.db.query<{ n: number }>(`select count(*)::int as n from recurring_profiles ${where}`, params)) as [
+      { n: number },
+    ];
     const rows = await this.ctx.db.query<ProfileRow>(
-      `select ${PROFILE_COLUMNS} from billing_recurring_profiles ${where}
+      `select ${PROFILE_COLUMNS} from recurring_profiles ${where}
         order by id desc limit $${params.length + 1} offset $${params.length + 2}`,
       [...params, perPage, (page - 1) * perPage],
     );
@@ -162,7 +161,7 @@ export class ProfileStore {
 
   async row(id: number, tx?: Tx, lock = false): Promise<ProfileRow> {
     const rows = await (tx ?? this.ctx.db).query<ProfileRow>(
-      `select ${PROFILE_COLUMNS} from billing_recurring_profiles where id = $1${lock ? ' for update' : ''}`,
+      `select ${PROFILE_COLUMNS} from recurring_profiles where id = $1${lock ? ' for update' : ''}`,
       [id],
     );
     if (!rows[0]) throw notFound();
@@ -197,7 +196,7 @@ export class ProfileStore {
     const next = nextDate(s, firstPeriod, 0);
     return this.ctx.db.transaction(async (tx) => {
       const rows = await tx.query<ProfileRow>(
-        `insert into billing_recurring_profiles (status, template, frequency, start_date, end_rule, next_period, next_date, auto_send, created_by)
+        `insert into recurring_profiles (status, template, frequency, start_date, end_rule, next_period, next_date, auto_send, created_by)
          values ($1, $2, $3, $4, $5, $9, $6, $7, $8) returning ${PROFILE_COLUMNS}`,
         [
           next ? 'active' : 'finished',
@@ -238,7 +237,7 @@ export class ProfileStore {
       const next = nextDate(s, r.next_period, r.generated_count);
       const status: ProfileStatus = next === null ? 'finished' : r.status === 'finished' ? 'active' : r.status;
       const rows = await tx.query<ProfileRow>(
-        `update billing_recurring_profiles
+        `update recurring_profiles
             set template = $2, frequency = $3, start_date = $4, end_rule = $5, auto_send = $6, next_date = $7, status = $8,
                 updated_at = now()
           where id = $1 returning ${PROFILE_COLUMNS}`,
@@ -258,7 +257,7 @@ export class ProfileStore {
   async delete(id: number, actor: Actor): Promise<Profile> {
     return this.ctx.db.transaction(async (tx) => {
       const r = await this.row(id, tx, true);
-      await tx.query('delete from billing_recurring_profiles where id = $1', [id]);
+      await tx.query('delete from recurring_profiles where id = $1', [id]);
       await audit(tx, actor, { action: 'recurring.delete', objectType: 'recurring', objectId: id });
       return represent(r);
     });
@@ -282,7 +281,7 @@ export class ProfileStore {
       if (to === 'active') n = firstPeriodFrom(schedule(r), n, await this.today(tx));
       const next = nextDate(schedule(r), n, r.generated_count);
       const rows = await tx.query<ProfileRow>(
-        `update billing_recurring_profiles set status = $2, next_period = $3, next_date = $4, updated_at = now()
+        `update recurring_profiles set status = $2, next_period = $3, next_date = $4, updated_at = now()
           where id = $1 returning ${PROFILE_COLUMNS}`,
         [id, next === null ? 'finished' : to, n, next],
       );

@@ -96,6 +96,14 @@ export default definePlugin({
           where kind = 'invoice' and trashed_at is null and status in ('available', 'partial', 'unpaid');
       `,
     },
+    {
+      name: '0002_prefixed_tables',
+      up: `
+          -- a plugin's tables carry its name (docs/plugins.md, the read model)
+          alter table billing_reminders rename to reminders_sent;
+          alter table billing_late_fees rename to reminders_late_fees;
+        `,
+    },
   ],
   hooks: {
     actions: [

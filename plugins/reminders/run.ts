@@ -79,7 +79,7 @@ async function reminderCandidates(ctx: PluginContext, steps: ReminderStep[], tod
          from billing_documents d
         where d.kind = 'invoice' and d.trashed_at is null and d.status in ('available', 'partial', 'unpaid')
           and d.due_date <= $1::date and d.due > 0 and d.customer_email <> ''
-          and not exists (select 1 from billing_reminders r where r.invoice_id = d.id and r.offset_days = ${LATEST('$2', '$3')})
+          and not exists (select 1 from reminders_sent r where r.invoice_id = d.id and r.offset_days = ${LATEST('$2', '$3')})
      ) c
      where nth <= $4 order by id limit $5`,
     [addDays(today, -offsets[0]!), offsets, today, REMINDERS_PER_ADDRESS, REMINDERS_PER_RUN],
@@ -111,12 +111,12 @@ async function recordBatch(
             and d.status in ('available', 'partial', 'unpaid') and d.due > 0 and d.customer_email <> ''
        )
        , recorded as (
-         insert into billing_reminders (invoice_id, offset_days, status, subject, body)
+         insert into reminders_sent (invoice_id, offset_days, status, subject, body)
          select due.id, s.o, case when s.o = due.latest then 'queued' else 'skipped' end,
                 case when s.o = due.latest then s.subject else '' end, case when s.o = due.latest then s.body else '' end
            from due join unnest($2::int[], $4::text[], $5::text[]) as s(o, subject, body) on due.due_date + s.o <= $3::date
           where due.latest is not null
-            and not exists (select 1 from billing_reminders r where r.invoice_id = due.id and r.offset_days = due.latest)
+            and not exists (select 1 from reminders_sent r where r.invoice_id = due.id and r.offset_days = due.latest)
          on conflict (invoice_id, offset_days) do nothing
          returning invoice_id, offset_days, status
        )
@@ -152,13 +152,13 @@ export async function sendReminder(item: OutboxItem, ctx: PluginContext): Promis
   const invoiceId = Number(item.payload.invoice_id);
   const offset = Number(item.payload.offset_days);
   const [row] = await ctx.db.query<ReminderRow>(
-    'select status, subject, body from billing_reminders where invoice_id = $1 and offset_days = $2',
+    'select status, subject, body from reminders_sent where invoice_id = $1 and offset_days = $2',
     [invoiceId, offset],
   );
   if (!row || row.status !== 'queued') return;
   const invoice = await ctx.api.invoices.find(invoiceId);
   if (!invoice || !stillOpen(invoice) || !invoice.customer.email.trim()) {
-    await ctx.db.query(`update billing_reminders set status = 'cancelled' where invoice_id = $1 and offset_days = $2`, [invoiceId, offset]);
+    await ctx.db.query(`update reminders_sent set status = 'cancelled' where invoice_id = $1 and offset_days = $2`, [invoiceId, offset]);
     return;
   }
   const step: ReminderStep = { offset_days: offset, subject: row.subject, body: row.body };
@@ -185,10 +185,12 @@ export async function sendReminder(item: OutboxItem, ctx: PluginContext): Promis
   );
   // a permanent refusal (5xx) is final and in the delivery log; a temporary one threw, and is retried
   await ctx.db.transaction(async (tx) => {
-    await tx.query(
-      `update billing_reminders set status = $3, delivery_id = $4, sent_at = now() where invoice_id = $1 and offset_days = $2`,
-      [invoiceId, offset, failure ? 'failed' : 'sent', delivery.id],
-    );
+    await tx.query(`update reminders_sent set status = $3, delivery_id = $4, sent_at = now() where invoice_id = $1 and offset_days = $2`, [
+      invoiceId,
+      offset,
+      failure ? 'failed' : 'sent',
+      delivery.id,
+    ]);
     if (!failure) await ctx.hooks.fire(tx, 'billing_reminder_sent', invoiceId, invoice, step);
   });
 }
@@ -209,7 +211,7 @@ async function applyLateFees(ctx: PluginContext, today: string): Promise<number>
     `select d.id from billing_documents d
       where d.kind = 'invoice' and d.trashed_at is null and d.status in ('available', 'partial', 'unpaid')
         and d.due_date <= $1::date and d.due > 0
-        and not exists (select 1 from billing_late_fees f where f.invoice_id = d.id)
+        and not exists (select 1 from reminders_late_fees f where f.invoice_id = d.id)
       order by d.id`,
     [addDays(today, -o.late_fee_after_days)],
   );
@@ -224,7 +226,7 @@ async function applyLateFees(ctx: PluginContext, today: string): Promise<number>
           ? Money.parse(invoice.totals.total, currency).percent(Decimal.parse(o.late_fee_amount))
           : Money.fromDecimal(Decimal.parse(o.late_fee_amount), currency);
       const [guard] = await tx.query(
-        'insert into billing_late_fees (invoice_id, amount) values ($1, $2) on conflict (invoice_id) do nothing returning invoice_id',
+        'insert into reminders_late_fees (invoice_id, amount) values ($1, $2) on conflict (invoice_id) do nothing returning invoice_id',
         [invoice.id, fee.toString()],
       );
       if (!guard) return false;

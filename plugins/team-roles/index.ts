@@ -60,6 +60,13 @@ export default definePlugin<Services>({
         );
       `,
     },
+    {
+      name: '0002_prefixed_tables',
+      up: `
+          -- a plugin's tables carry its name (docs/plugins.md, the read model)
+          alter table billing_team_role_caps rename to team_roles_caps;
+        `,
+    },
   ],
   listeners: [
     filter('billing_user_has_cap', (ctx: PluginContext<Services>) => async (allcaps, _caps, _args, user) => {

@@ -21,7 +21,7 @@ export class RoleStore {
   /** The edits of these roles (one query: it runs on every capability check of an edited user). */
   async edits(roles: readonly string[], tx?: Tx): Promise<Map<string, Edits>> {
     const rows = await (tx ?? this.ctx.db).query<{ role: string; capability: string; granted: boolean }>(
-      'select role, capability, granted from billing_team_role_caps where role = any($1::text[])',
+      'select role, capability, granted from team_roles_caps where role = any($1::text[])',
       [roles],
     );
     const out = new Map<string, Edits>();
@@ -79,9 +79,9 @@ export class RoleStore {
       // one editor of a role at a time, so the audit entries describe the changes in the order they hold
       await tx.query(`select pg_advisory_xact_lock(hashtext('billing_team_role:' || $1))`, [role]);
       const old = new Set((await this.get(role, tx)).capabilities);
-      await tx.query('delete from billing_team_role_caps where role = $1', [role]);
+      await tx.query('delete from team_roles_caps where role = $1', [role]);
       for (const [cap, granted] of edits) {
-        await tx.query('insert into billing_team_role_caps (role, capability, granted) values ($1, $2, $3)', [role, cap, granted]);
+        await tx.query('insert into team_roles_caps (role, capability, granted) values ($1, $2, $3)', [role, cap, granted]);
       }
       const after = await this.get(role, tx);
       const now = new Set(after.capabilities);

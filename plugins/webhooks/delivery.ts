@@ -19,12 +19,12 @@ export const deliveryBackoff = (attempt: number) => RETRY_DELAYS_MS[Math.min(att
  */
 async function fanOut(item: OutboxItem, ctx: PluginContext): Promise<void> {
   const row = item.payload as EventRow;
-  const subs = await ctx.db.query<{ id: string; events: string[] }>('select id, events from webhook_subscriptions where active');
+  const subs = await ctx.db.query<{ id: string; events: string[] }>('select id, events from webhooks_subscriptions where active');
   const wanted = subs.filter((s) => s.events.includes('*') || s.events.includes(row.type));
   if (!wanted.length) return;
   const body = await eventBody(row, ctx.api.representations);
   await ctx.db.transaction(async (tx) => {
-    await tx.query('insert into webhook_events (id, type, body) values ($1, $2, $3) on conflict (id) do nothing', [
+    await tx.query('insert into webhooks_events (id, type, body) values ($1, $2, $3) on conflict (id) do nothing', [
       row.event_id,
       row.type,
       body,
@@ -49,7 +49,7 @@ async function deliverOne(item: OutboxItem, ctx: PluginContext): Promise<void> {
   const { event_id: eventId, subscription_id: subscriptionId } = item.payload as { event_id: string; subscription_id: number };
   // deleted or paused since the event (or the event forgotten): nothing is owed
   const [row] = await ctx.db.query<{ url: string; secret: string; type: string; body: string }>(
-    `select s.url, s.secret, e.type, e.body from webhook_subscriptions s join webhook_events e on e.id = $2 where s.id = $1 and s.active`,
+    `select s.url, s.secret, e.type, e.body from webhooks_subscriptions s join webhooks_events e on e.id = $2 where s.id = $1 and s.active`,
     [subscriptionId, eventId],
   );
   if (!row) return;
@@ -93,12 +93,12 @@ export function webhookQueues(ctx: PluginContext) {
 export const KEEP_DAYS = 30;
 
 export async function cleanup(ctx: PluginContext): Promise<{ events: number; attempts: number }> {
-  const attempts = await ctx.db.query(`delete from webhook_attempts where attempted_at < now() - make_interval(days => $1) returning id`, [
+  const attempts = await ctx.db.query(`delete from webhooks_attempts where attempted_at < now() - make_interval(days => $1) returning id`, [
     KEEP_DAYS,
   ]);
   // an event still owed to someone stays: its delivery item would have nothing to send
   const events = await ctx.db.query(
-    `delete from webhook_events e where created_at < now() - make_interval(days => $1)
+    `delete from webhooks_events e where created_at < now() - make_interval(days => $1)
         and not exists (select 1 from billing_outbox o where o.topic = $2 and o.status = 'pending' and o.payload->>'event_id' = e.id)
       returning id`,
     [KEEP_DAYS, DELIVERY_TOPIC],

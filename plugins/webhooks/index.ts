@@ -77,6 +77,15 @@ export default definePlugin({
         create index webhook_attempts_at on webhook_attempts (attempted_at);
       `,
     },
+    {
+      name: '0002_prefixed_tables',
+      up: `
+          -- a plugin's tables carry its name (docs/plugins.md, the read model)
+          alter table webhook_subscriptions rename to webhooks_subscriptions;
+          alter table webhook_events rename to webhooks_events;
+          alter table webhook_attempts rename to webhooks_attempts;
+        `,
+    },
   ],
   listeners: EVENT_LISTENERS,
   queues: webhookQueues,

@@ -81,7 +81,7 @@ function representation(row: SubscriptionRow, timezone: string) {
 const normalizeEvents = (events: string[]) => (events.includes('*') ? ['*'] : events);
 
 async function find(ctx: PluginContext, id: number): Promise<SubscriptionRow> {
-  const [row] = await ctx.db.query<SubscriptionRow>(`select ${COLUMNS} from webhook_subscriptions where id = $1`, [id]);
+  const [row] = await ctx.db.query<SubscriptionRow>(`select ${COLUMNS} from webhooks_subscriptions where id = $1`, [id]);
   if (!row) throw new BillingError('billing_rest_not_found', 'No webhook subscription has that id.');
   return row;
 }
@@ -106,7 +106,7 @@ export async function recordAttempt(
   },
 ): Promise<AttemptRow> {
   const [row] = await ctx.db.query<AttemptRow>(
-    `insert into webhook_attempts (subscription_id, event_id, event_type, attempt, status_code, duration_ms, error, result)
+    `insert into webhooks_attempts (subscription_id, event_id, event_type, attempt, status_code, duration_ms, error, result)
      values ($1, $2, $3, $4, $5, $6, $7, $8)
      returning id, event_id, event_type, attempt, attempted_at, status_code, duration_ms, error, result`,
     [a.subscriptionId, a.eventId, a.type, a.attempt, a.status, a.durationMs, a.error?.slice(0, 1000) ?? null, a.result],
@@ -145,8 +145,8 @@ export function subscriptionRoutes(ctx: PluginContext): RestRoute[] {
       args: { page: COLLECTION_ARGS.page, per_page: COLLECTION_ARGS.per_page },
       handler: async (req: RestRequest) => {
         const { perPage, offset } = pageWindow(req.params);
-        const [{ n }] = (await ctx.db.query<{ n: string }>('select count(*) as n from webhook_subscriptions')) as [{ n: string }];
-        const rows = await ctx.db.query<SubscriptionRow>(`select ${COLUMNS} from webhook_subscriptions order by id limit $1 offset $2`, [
+        const [{ n }] = (await ctx.db.query<{ n: string }>('select count(*) as n from webhooks_subscriptions')) as [{ n: string }];
+        const rows = await ctx.db.query<SubscriptionRow>(`select ${COLUMNS} from webhooks_subscriptions order by id limit $1 offset $2`, [
           perPage,
           offset,
         ]);
@@ -170,7 +170,7 @@ export function subscriptionRoutes(ctx: PluginContext): RestRoute[] {
         const secret = newSecret();
         const row = await ctx.db.transaction(async (tx) => {
           const [created] = await tx.query<SubscriptionRow>(
-            `insert into webhook_subscriptions (url, events, active, secret) values ($1, $2, $3, $4) returning ${COLUMNS}`,
+            `insert into webhooks_subscriptions (url, events, active, secret) values ($1, $2, $3, $4) returning ${COLUMNS}`,
             [url.href, JSON.stringify(normalizeEvents(req.params.events)), req.params.active, secret],
           );
           await audit(tx, req.actor, {
@@ -210,7 +210,7 @@ export function subscriptionRoutes(ctx: PluginContext): RestRoute[] {
         const active = req.params.active ?? before.active;
         const row = await ctx.db.transaction(async (tx) => {
           const [updated] = await tx.query<SubscriptionRow>(
-            `update webhook_subscriptions set url = $2, events = $3, active = $4, updated_at = now() where id = $1 returning ${COLUMNS}`,
+            `update webhooks_subscriptions set url = $2, events = $3, active = $4, updated_at = now() where id = $1 returning ${COLUMNS}`,
             [before.id, url, JSON.stringify(events), active],
           );
           if (!updated) throw new BillingError('billing_rest_not_found', 'No webhook subscription has that id.');
@@ -234,7 +234,7 @@ export function subscriptionRoutes(ctx: PluginContext): RestRoute[] {
       args: ID_ARGS,
       handler: async (req: RestRequest) => {
         const row = await ctx.db.transaction(async (tx) => {
-          const [deleted] = await tx.query<SubscriptionRow>(`delete from webhook_subscriptions where id = $1 returning ${COLUMNS}`, [
+          const [deleted] = await tx.query<SubscriptionRow>(`delete from webhooks_subscriptions where id = $1 returning ${COLUMNS}`, [
             req.params.id,
           ]);
           if (!deleted) throw new BillingError('billing_rest_not_found', 'No webhook subscription has that id.');
@@ -259,12 +259,12 @@ export function subscriptionRoutes(ctx: PluginContext): RestRoute[] {
       handler: async (req: RestRequest) => {
         const sub = await find(ctx, req.params.id);
         const { perPage, offset } = pageWindow(req.params);
-        const [{ n }] = (await ctx.db.query<{ n: string }>('select count(*) as n from webhook_attempts where subscription_id = $1', [
+        const [{ n }] = (await ctx.db.query<{ n: string }>('select count(*) as n from webhooks_attempts where subscription_id = $1', [
           sub.id,
         ])) as [{ n: string }];
         const rows = await ctx.db.query<AttemptRow>(
           `select id, event_id, event_type, attempt, attempted_at, status_code, duration_ms, error, result
-             from webhook_attempts where subscription_id = $1 order by id desc limit $2 offset $3`,
+             from webhooks_attempts where subscription_id = $1 order by id desc limit $2 offset $3`,
           [sub.id, perPage, offset],
         );
         const timezone = await tz();

@@ -55,7 +55,7 @@ async function openQuote(name = 'Zoë Quinn') {
   return { quote, key, page: page.text, token: tokenOf(page.text)! };
 }
 
-const signatureRows = (quoteId: number) => k.db.query('select * from billing_quote_signatures where quote_id = $1', [quoteId]);
+const signatureRows = (quoteId: number) => k.db.query('select * from quote_signatures where quote_id = $1', [quoteId]);
 
 async function unchanged(quoteId: number) {
   const quote = await k.api.quotes.get(quoteId);
@@ -340,7 +340,7 @@ describe('bounded refusals and verified images', () => {
     const invoiceId = res.body.data.invoice_id as number;
     // images stored before they were re-encoded (or altered in the database): a render must not trust them
     for (const image of [badFilterPng(), duplicateHeaderPng()]) {
-      await k.db.query('update billing_quote_signatures set image = $2 where quote_id = $1', [quote.id, image]);
+      await k.db.query('update quote_signatures set image = $2 where quote_id = $1', [quote.id, image]);
       const started = Date.now();
       const quotePdf = await fetch(`${k.url}/billing/quote/${quote.id}/pdf?key=${encodeURIComponent(key)}`);
       const invoicePdf = await fetch(`${k.url}/wp-json/billing/v1/invoices/${invoiceId}/pdf`, {

@@ -57,7 +57,7 @@ async function savedLongAgo(body: Record<string, unknown>, start: string) {
   const p = await rest('POST', '/recurring', { ...body, start_date: today() });
   expect(p.status).toBe(201);
   await a.db.query(
-    `update billing_recurring_profiles set status = 'active', start_date = $2, next_date = $2, next_period = 0 where id = $1`,
+    `update recurring_profiles set status = 'active', start_date = $2, next_date = $2, next_period = 0 where id = $1`,
     [p.body.id, start],
   );
   return p.body;
@@ -277,11 +277,11 @@ describe('the generation job', () => {
 
   it('the unique key itself refuses a second invoice for a period', async () => {
     const [row] = await a.db.query<{ profile_id: string; period_date: string; invoice_id: string }>(
-      `select profile_id, period_date::text, invoice_id from billing_recurring_periods limit 1`,
+      `select profile_id, period_date::text, invoice_id from recurring_periods limit 1`,
     );
     const other = await a.api.invoices.create({ items: [item], customer_name: 'x' } as never, { actor: CLI, source: 'api' });
     await expect(
-      a.db.query('insert into billing_recurring_periods (profile_id, period_date, period, invoice_id) values ($1, $2, 0, $3)', [
+      a.db.query('insert into recurring_periods (profile_id, period_date, period, invoice_id) values ($1, $2, 0, $3)', [
         row!.profile_id,
         row!.period_date,
         other.id,
@@ -351,12 +351,12 @@ describe('the generation job', () => {
   });
 
   it('deactivated: the job and routes are gone on every instance, the profiles and invoices stay', async () => {
-    const count = (await a.db.query<{ n: number }>(`select count(*)::int as n from billing_recurring_profiles`))[0]!.n;
+    const count = (await a.db.query<{ n: number }>(`select count(*)::int as n from recurring_profiles`))[0]!.n;
     await a.plugins.deactivate('recurring', CLI);
     expect(await eventually(() => !a.plugins.isLoaded('recurring') && !b.plugins.isLoaded('recurring'))).toBe(true);
     await expect(b.jobs.runNow(JOB)).rejects.toMatchObject({ code: 'billing_unknown_job' });
     expect((await rest('GET', '/recurring')).body.code).toBe('rest_no_route');
-    expect((await a.db.query<{ n: number }>(`select count(*)::int as n from billing_recurring_profiles`))[0]!.n).toBe(count);
+    expect((await a.db.query<{ n: number }>(`select count(*)::int as n from recurring_profiles`))[0]!.n).toBe(count);
     await a.plugins.activate('recurring', CLI);
     expect(await eventually(() => a.plugins.isLoaded('recurring'))).toBe(true);
   });
@@ -367,7 +367,7 @@ describe('bounded catch-up', () => {
   const count = async (sql: string, params: unknown[] = []) => (await a.db.query<{ n: number }>(sql, params))[0]!.n;
 
   it('refuses a start date further back than one period, naming start_date: the year-2000 daily profile is never saved', async () => {
-    const before = await count('select count(*)::int as n from billing_recurring_profiles');
+    const before = await count('select count(*)::int as n from recurring_profiles');
     const old = await rest('POST', '/recurring', { ...daily('flood@example.com', { auto_send: true }), start_date: '2000-01-01' });
     expect(old.status).toBe(400);
     expect(old.body.code).toBe('rest_invalid_param');
@@ -381,7 +381,7 @@ describe('bounded catch-up', () => {
     // nor can a profile be moved back there before its first invoice
     const moved = await rest('PUT', `/recurring/${edge.body.id}`, { start_date: '2000-01-01' });
     expect([moved.status, Object.keys(moved.body.data.params)]).toEqual([400, ['start_date']]);
-    expect(await count('select count(*)::int as n from billing_recurring_profiles')).toBe(before + 1);
+    expect(await count('select count(*)::int as n from recurring_profiles')).toBe(before + 1);
     await rest('DELETE', `/recurring/${edge.body.id}`);
   });
 

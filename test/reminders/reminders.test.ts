@@ -56,7 +56,7 @@ async function newReminders(): Promise<ReceivedMail[]> {
 
 const rows = (invoiceId: number) =>
   k.db.query<{ offset_days: number; status: string }>(
-    'select offset_days, status from billing_reminders where invoice_id = $1 order by offset_days',
+    'select offset_days, status from reminders_sent where invoice_id = $1 order by offset_days',
     [invoiceId],
   );
 
@@ -174,7 +174,7 @@ describe('under concurrent runs', () => {
       if (fees.length) expect(after.totals.total).toBe('1650.00'); // 10 % of 1500.00, exactly once
     }
     const [{ n }] = await k.db.query<{ n: string }>(
-      `select count(*) as n from billing_reminders where invoice_id = any($1) and status = 'sent'`,
+      `select count(*) as n from reminders_sent where invoice_id = any($1) and status = 'sent'`,
       [invoices.map((i) => i.id)],
     );
     expect(Number(n)).toBe(25);
@@ -204,7 +204,7 @@ describe('who gets nothing', () => {
     for (const doc of [draft, paid, cancelled, trashed, noMail]) {
       expect(await rows(doc.id)).toEqual([]);
       // no fee either (an open invoice without an e-mail address does owe one: it is overdue all the same)
-      const fees = await k.db.query('select 1 from billing_late_fees where invoice_id = $1', [doc.id]);
+      const fees = await k.db.query('select 1 from reminders_late_fees where invoice_id = $1', [doc.id]);
       expect(fees).toHaveLength(doc === noMail ? 1 : 0);
       expect(mails.filter((m) => doc.customer.email && m.envelope.to.includes(doc.customer.email))).toHaveLength(0);
     }
@@ -267,7 +267,7 @@ describe('bounds of a run', () => {
     await k.jobs.runNow(JOB);
     expect(toMany(await newReminders())).toEqual([]);
     const sent = await k.db.query<{ n: number }>(
-      `select count(*)::int as n from billing_reminders where invoice_id = any($1) and status = 'sent'`,
+      `select count(*)::int as n from reminders_sent where invoice_id = any($1) and status = 'sent'`,
       [flooded.map((i) => i.id)],
     );
     expect(sent[0]!.n).toBe(15);
@@ -277,13 +277,13 @@ describe('bounds of a run', () => {
 describe('deactivated', () => {
   it('stops at once on both instances and keeps what it recorded', async () => {
     const invoice = await overdueInvoice(1);
-    const [{ n: before }] = await k.db.query<{ n: string }>('select count(*) as n from billing_reminders');
+    const [{ n: before }] = await k.db.query<{ n: string }>('select count(*) as n from reminders_sent');
     const off = await billing(db.url, ['plugin', 'deactivate', 'reminders']);
     expect(off.code).toBe(0);
     expect(await eventually(() => !k.plugins.isLoaded('reminders') && !k2.plugins.isLoaded('reminders'))).toBe(true);
     await expect(k.jobs.runNow(JOB)).rejects.toMatchObject({ code: 'billing_unknown_job' });
     expect(await rows(invoice.id)).toEqual([]);
-    const [{ n: after }] = await k.db.query<{ n: string }>('select count(*) as n from billing_reminders');
+    const [{ n: after }] = await k.db.query<{ n: string }>('select count(*) as n from reminders_sent');
     expect(after).toBe(before);
     expect((await billing(db.url, ['plugin', 'activate', 'reminders'])).code).toBe(0);
     expect(await eventually(() => k.plugins.isLoaded('reminders') && k2.plugins.isLoaded('reminders'))).toBe(true);

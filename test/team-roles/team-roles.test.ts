@@ -166,7 +166,7 @@ describe('editing a role', () => {
 
     // back to what the core declares: nothing is stored
     expect((await rest(admin, 'PUT', '/roles/billing_viewer', { capabilities: VIEW })).status).toBe(200);
-    expect(Number((await k.db.query<{ n: number }>(`select count(*)::int as n from billing_team_role_caps`))[0]!.n)).toBe(0);
+    expect(Number((await k.db.query<{ n: number }>(`select count(*)::int as n from team_roles_caps`))[0]!.n)).toBe(0);
   });
 
   it('refuses unknown capabilities and roles, and the administrator never loses a capability', async () => {

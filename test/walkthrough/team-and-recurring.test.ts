@@ -84,7 +84,7 @@ it('sets up a monthly recurring invoice that catches up after the server was off
   const profile = await rest('owner', 'POST', '/recurring', { ...body, start_date: new Date().toISOString().slice(0, 10) });
   expect(profile.status).toBe(201);
   // ...so the profile is made as it would have been two months ago, before the server went off
-  await k.db.query(`update billing_recurring_profiles set start_date = $2, next_date = $2 where id = $1`, [profile.body.id, start]);
+  await k.db.query(`update recurring_profiles set start_date = $2, next_date = $2 where id = $1`, [profile.body.id, start]);
   // the server was off since then: it starts again, and the job (hourly, or now by hand) catches up
   await k.stop();
   k = await bootKernel(db.url);

@@ -84,7 +84,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await k?.db.query('update webhook_subscriptions set active = false');
+  await k?.db.query('update webhooks_subscriptions set active = false');
   // the hanging requests end now (a failed try, retried much later): the worker stops at once
   await slow?.close();
   await k?.stop();

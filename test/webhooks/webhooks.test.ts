@@ -85,7 +85,7 @@ beforeAll(async () => {
 
 afterEach(async () => {
   // each test listens with its own receivers: earlier subscriptions stop receiving
-  await k.db.query('update webhook_subscriptions set active = false');
+  await k.db.query('update webhooks_subscriptions set active = false');
 });
 
 afterAll(async () => {
@@ -117,7 +117,7 @@ describe('the SSRF guard when a URL is saved', () => {
       const res = await call('POST', '/webhooks', { url, events: ['*'] });
       expect({ url, status: res.status, code: res.body.code }).toEqual({ url, status: 400, code: 'billing_webhook_url_forbidden' });
     }
-    expect(await k.db.query('select id from webhook_subscriptions')).toEqual([]);
+    expect(await k.db.query('select id from webhooks_subscriptions')).toEqual([]);
   });
 
   it('also guards a URL changed later', async () => {
@@ -325,14 +325,14 @@ describe('a receiver that fails', () => {
     const sub = await subscribe(r.url(), ['invoice.created']);
     await invoice('Gone');
     await k.outbox.drain();
-    await eventually(async () => (await k.db.query(`select 1 from webhook_attempts where subscription_id = $1`, [sub.id])).length === 1);
+    await eventually(async () => (await k.db.query(`select 1 from webhooks_attempts where subscription_id = $1`, [sub.id])).length === 1);
     // the last try is due
     await k.db.query(
       `update billing_outbox set attempts = 7, run_after = now() where topic = 'webhooks.deliver' and payload->>'subscription_id' = $1`,
       [String(sub.id)],
     );
     await k.outbox.drain();
-    await eventually(async () => (await k.db.query(`select 1 from webhook_attempts where subscription_id = $1`, [sub.id])).length === 2);
+    await eventually(async () => (await k.db.query(`select 1 from webhooks_attempts where subscription_id = $1`, [sub.id])).length === 2);
     const log = (await call('GET', `/webhooks/${sub.id}/deliveries`)).body;
     expect(log[0]).toMatchObject({ attempt: 8, result: 'failed' });
     const [row] = await k.db.query<{ status: string }>(
@@ -349,7 +349,7 @@ describe('a receiver that fails', () => {
     const sub = await subscribe(r.url(), ['invoice.created']);
     await invoice('Redirect');
     await eventually(() => r.received.length === 1);
-    await eventually(async () => (await k.db.query(`select 1 from webhook_attempts where subscription_id = $1`, [sub.id])).length === 1);
+    await eventually(async () => (await k.db.query(`select 1 from webhooks_attempts where subscription_id = $1`, [sub.id])).length === 1);
     const [attempt] = (await call('GET', `/webhooks/${sub.id}/deliveries`)).body;
     expect(attempt).toMatchObject({ status: 302, result: 'retrying', error: expect.stringContaining('not followed') });
     expect(elsewhere.received).toEqual([]);
@@ -364,7 +364,7 @@ describe('the SSRF guard at dispatch', () => {
     try {
       await invoice('Private now');
       await k.outbox.drain();
-      await eventually(async () => (await k.db.query(`select 1 from webhook_attempts where subscription_id = $1`, [sub.id])).length === 1);
+      await eventually(async () => (await k.db.query(`select 1 from webhooks_attempts where subscription_id = $1`, [sub.id])).length === 1);
       expect(r.received).toEqual([]);
       const [attempt] = (await call('GET', `/webhooks/${sub.id}/deliveries`)).body;
       expect(attempt).toMatchObject({ status: null, result: 'failed', error: expect.stringContaining('not a public address') });
@@ -392,7 +392,7 @@ describe('several instances', () => {
       expect(new Set(r.ids()).size).toBe(30);
       expect(new Set(r.received.map((g) => verified(sub.secret, g).data.id))).toEqual(new Set(docs.map((d) => d.id)));
       // one try each: no instance took a delivery another was making
-      const tries = await k.db.query<{ attempt: number }>('select attempt from webhook_attempts where subscription_id = $1', [sub.id]);
+      const tries = await k.db.query<{ attempt: number }>('select attempt from webhooks_attempts where subscription_id = $1', [sub.id]);
       expect(tries.map((t) => t.attempt)).toEqual(Array(30).fill(1));
     } finally {
       await b.stop();
@@ -440,7 +440,7 @@ describe('deactivated', () => {
       await k.outbox.drain();
       expect((await k.db.query(`select id from billing_outbox where topic = 'webhooks.event'`)).length).toBe(before);
       expect(r.received).toEqual([]);
-      expect(await k.db.query('select id from webhook_subscriptions where id = $1', [sub.id])).toHaveLength(1);
+      expect(await k.db.query('select id from webhooks_subscriptions where id = $1', [sub.id])).toHaveLength(1);
     } finally {
       await k.plugins.activate('webhooks', CLI);
     }
