@@ -1,27 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { Kernel } from '../../core/kernel.ts';
+import { basic, useService } from '../../testing/index.ts';
 import { billing } from '../helpers/cli.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { basic, bootIdentityKernel } from './support.ts';
 
-let db: TestDatabase;
+// A walk through the commands: each test builds on the users and passwords the ones before it made.
+const svc = useService(); // its first start creates `admin`
 let server: Kernel;
-const cli = (...args: string[]) => billing(db.url, args);
+const cli = (...args: string[]) => billing(svc.databaseUrl, args);
 const jsonOf = async (...args: string[]) => {
   const r = await cli(...args, '--format', 'json');
   expect(r).toMatchObject({ code: 0, stderr: '' });
   return JSON.parse(r.stdout);
 };
-const me = (authorization: string) => fetch(`${server.url}/wp-json/billing/v1/users/me`, { headers: { authorization } });
+const me = (authorization: string) => svc.rest().as(authorization).get('/users/me');
 
-beforeAll(async () => {
-  db = await freshDatabase();
-  server = (await bootIdentityKernel(db.url)).kernel; // creates `admin` on this first start
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await db?.drop();
+beforeAll(() => {
+  server = svc.kernel;
 });
 
 describe('billing user …', () => {
@@ -121,7 +115,7 @@ describe('billing app-password …', () => {
     expect(password).toMatch(/^[A-Za-z0-9]{4}( [A-Za-z0-9]{4}){5}$/);
     const res = await me(basic('bob', password));
     expect(res.status).toBe(200);
-    expect((await res.json()).login).toBe('bob');
+    expect(res.body.login).toBe('bob');
     const json = await jsonOf('app-password', 'create', 'bob', '--name', 'phone');
     expect(Object.keys(json).sort()).toEqual(['name', 'password', 'uuid']);
     expect(json).toMatchObject({
