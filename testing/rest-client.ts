@@ -1,9 +1,10 @@
-/** What a REST call answered: status, headers, the body parsed when it is JSON, and its text. */
+/** What a REST call answered: status, headers, the body parsed when it is JSON, its text and its bytes (a PDF). */
 export interface RestAnswer {
   status: number;
   headers: Headers;
   body: any;
   text: string;
+  bytes: Buffer;
 }
 
 /** A body sent as it is, with its content type (a file, a form, malformed JSON). */
@@ -54,7 +55,7 @@ export class RestClient {
     const text = bytes.toString('utf8');
     this.seen.push(text);
     const json = (res.headers.get('content-type') ?? '').includes('json') && text !== '';
-    return { status: res.status, headers: res.headers, body: json ? JSON.parse(text) : text, text };
+    return { status: res.status, headers: res.headers, body: json ? JSON.parse(text) : text, text, bytes };
   }
 
   get(path: string, headers?: Record<string, string>) {

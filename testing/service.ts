@@ -98,6 +98,7 @@ export class TestService {
   #db: TestDatabase | null = null;
   #mail: MailCatcher | null = null;
   #dataDir: string | null = null;
+  #beforeStop: Array<() => Promise<void> | void> = [];
 
   readonly opts: ServiceOptions;
 
@@ -161,12 +162,31 @@ export class TestService {
     return this.kernel.plugins.activate(plugin, CLI);
   }
 
+  /**
+   * Runs `check` when the service stops, while it still serves (a file's own `afterAll` runs after
+   * `useService`'s, as jest runs them in declaration order): for what a whole file must prove, such as
+   * that no body received held a secret. The service stops even when a check throws; the error is kept.
+   */
+  beforeStop(check: () => Promise<void> | void): void {
+    this.#beforeStop.push(check);
+  }
+
   async stop(): Promise<void> {
+    let failed: unknown = null;
+    if (this.#kernel)
+      for (const check of this.#beforeStop.splice(0)) {
+        try {
+          await check();
+        } catch (e) {
+          failed ??= e;
+        }
+      }
     await this.#kernel?.stop();
     await this.#mail?.close();
     await this.#db?.drop();
     if (this.#dataDir) rmSync(this.#dataDir, { recursive: true, force: true });
     this.#kernel = this.#db = this.#mail = null;
+    if (failed) throw failed;
   }
 }
 

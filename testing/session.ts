@@ -88,11 +88,14 @@ export class AjaxClient {
     const res = await this.session.fetch('/wp-admin/admin-ajax.php', { method: 'POST', body: new URLSearchParams(fields) });
     const text = await res.text();
     this.seen.push(text);
+    // `0` and `-1` stay text (JSON.parse would make numbers of them)
     let body: any = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      /* `0` and `-1` stay text */
+    if (/^\s*[[{]/.test(text)) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        /* not JSON after all: kept as text */
+      }
     }
     return { status: res.status, text, body };
   }

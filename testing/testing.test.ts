@@ -1,7 +1,7 @@
 // The test kit's own tests: each runs alone (`-t`), on the service `useService` boots for this file.
 import { describe, expect, it } from '@jest/globals';
 import { resolve } from 'node:path';
-import { FakeGateway, RestClient, useService, waitFor } from './index.ts';
+import { FakeGateway, RestClient, TestService, useService, waitFor } from './index.ts';
 
 const svc = useService({
   plugins: ['hello'],
@@ -82,5 +82,31 @@ describe('FakeGateway', () => {
     } finally {
       await fake.close();
     }
+  });
+});
+
+describe("what the project's own tests added", () => {
+  it('keeps the bytes of an answer (a PDF), and leaves admin-ajax 0 and -1 as text', async () => {
+    const admin = await svc.makeUser('boss-6', 'administrator', 'boss-6-password');
+    const created = await svc.rest(admin).post('/invoices', invoice('customer-6@example.com'));
+    const pdf = await svc.rest(admin).get(`/invoices/${created.body.id}/pdf`);
+    expect(pdf.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    const ajax = await svc.ajax('boss-6', 'boss-6-password');
+    expect((await ajax.call('billing_no_such_action')).body).toBe('0');
+    expect((await ajax.post({ action: 'billing_send_invoice_email', _wpnonce: 'deadbeef00' })).body).toBe('-1');
+  });
+
+  it('runs beforeStop checks while the service serves, and stops it even when one throws', async () => {
+    const other = await new TestService().start();
+    const seen: number[] = [];
+    other.beforeStop(async () => {
+      seen.push((await fetch(`${other.url}/healthz`)).status);
+    });
+    other.beforeStop(() => {
+      throw new Error('a failed end check');
+    });
+    await expect(other.stop()).rejects.toThrow('a failed end check');
+    expect(seen).toEqual([200]);
+    expect(() => other.kernel).toThrow(/not started/);
   });
 });

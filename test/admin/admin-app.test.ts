@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { CLI } from '../../core/audit/audit.ts';
 import { formatMoney } from '../../core/display/format.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { browserAvailable, launch } from '../helpers/browser.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel, eventually } from '../helpers/kernel.ts';
-import { TestSmtp } from '../mail/test-smtp.ts';
+import { useService, waitFor, type TestService } from '../../testing/index.ts';
+import { FIXTURE_PLUGINS } from '../helpers/kernel.ts';
 import {
   ajaxGet,
   axe,
@@ -22,9 +21,8 @@ import {
 
 const suite = browserAvailable ? describe : describe.skip;
 
-let db: TestDatabase;
+let svc: TestService;
 let k: Kernel;
-let smtp: TestSmtp;
 let browser: Browser;
 let clientId: number;
 
@@ -40,13 +38,15 @@ const signedIn = (login: string, width?: number, height?: number) => signedInAs(
 const open = (page: Page, slug: string) => openScreen(h, page, slug);
 
 suite('the admin app in Chromium', () => {
+  svc = useService({
+    pluginDirs: [FIXTURE_PLUGINS],
+    mail: true,
+    options: { company_name: 'Northwind Studio', company_email: 'billing@northwind.example' },
+  });
+
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    db = await freshDatabase();
-    smtp = await new TestSmtp().start();
-    k = await bootKernel(db.url, { config: { smtpUrl: smtp.url } });
-    await k.options.set('company_name', 'Northwind Studio', CLI);
-    await k.options.set('company_email', 'billing@northwind.example', CLI);
+    k = svc.kernel;
     await k.identity.users.create({ login: 'ops', email: 'ops@example.com', role: 'administrator', password: PASSWORD }, CLI);
     await k.identity.users.create({ login: 'auditor', email: 'auditor@example.com', role: 'billing_viewer', password: PASSWORD }, CLI);
     await k.identity.users.create({ login: 'reader', email: 'reader@example.com', role: 'subscriber', password: PASSWORD }, CLI);
@@ -63,13 +63,7 @@ suite('the admin app in Chromium', () => {
     );
     clientId = client.id;
     browser = await launch();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await k?.stop();
-    await smtp?.close();
-    await db?.drop();
+    svc.beforeStop(() => browser.close());
   });
 
   it('builds an invoice with live totals equal to the saved ones, sends it, records a partial payment and a credit note', async () => {
@@ -108,7 +102,7 @@ suite('the admin app in Chromium', () => {
 
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await page.getByText(`Invoice ${saved.number} sent to accounts@acme.example.`).waitFor();
-    expect(await eventually(() => smtp.received.some((m) => m.envelope.to.includes('accounts@acme.example')), 10000)).toBe(true);
+    await svc.mail.waitFor((m) => m.envelope.to.includes('accounts@acme.example'));
     expect((await restGet(page, `/invoices/${id}`)).status).toBe('available');
 
     await page.getByRole('button', { name: 'Record payment' }).click();
@@ -188,14 +182,14 @@ suite('the admin app in Chromium', () => {
     await page.getByLabel('Status').selectOption('');
     await page.getByRole('link', { name: a.number }).waitFor();
     for (const d of [a, b, c]) await page.getByLabel(`Select ${d.number}`).check();
-    const sentBefore = smtp.received.length;
+    const sentBefore = svc.mail.received.length;
     await page.getByRole('button', { name: 'Send selected' }).click();
     await page.getByText('1 of 3 could not be sent: see each row.').waitFor({ timeout: 20000 });
     const results = page.getByRole('status', { name: 'Results' });
     expect(await results.getByText(`${a.number}: Sent`).count()).toBe(1);
     expect(await results.getByText(`${b.number}: Sent`).count()).toBe(1);
     expect(await results.getByText(new RegExp(`${c.number}: .*e-mail`, 'i')).count()).toBe(1);
-    expect(await eventually(() => smtp.received.length >= sentBefore + 2, 10000)).toBe(true);
+    await waitFor(() => svc.mail.received.length >= sentBefore + 2, { timeoutMs: 10000, what: 'two more mails' });
     // the list shows the sent invoices issued now
     await page.getByRole('row', { name: new RegExp(`${a.number}.*available`) }).waitFor();
     await page.screenshot({ path: `${SHOTS}/invoices-bulk-send.png` });
@@ -228,7 +222,9 @@ suite('the admin app in Chromium', () => {
     expect(await page.content()).not.toContain('sk_live_do_not_echo');
     await secret.fill('sk_live_rotated');
     await page.getByRole('button', { name: 'Save settings' }).click();
-    expect(await eventually(async () => (await k.options.get('example_gateway_secret' as never)) === 'sk_live_rotated')).toBe(true);
+    await waitFor(async () => (await k.options.get('example_gateway_secret' as never)) === 'sk_live_rotated', {
+      what: 'the rotated secret',
+    });
     await page.getByText('Settings saved.').waitFor();
     expect(answers.join('\n')).not.toMatch(/sk_live_/);
     // the picture is of the plugin's section, not of wherever the save button left the page

@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel } from '../helpers/kernel.ts';
-import { Browser, makeUser, type TestUser } from '../identity/support.ts';
+import { useService, type AjaxClient, type RestClient, type TestUser } from '../../testing/index.ts';
 
-let db: TestDatabase;
+const svc = useService();
 let k: Kernel;
 let admin: TestUser;
-/** Signed-in browsers and the `billing_admin` nonce each was given. */
-const as: Record<string, { browser: Browser; nonce: string; user: TestUser }> = {};
-/** Every body this suite received, to prove no access key ever left the server. */
+/** The administrator's REST client. */
+let api: RestClient;
+/** Signed-in users' admin-ajax clients (each with the `billing_admin` nonce it was given). */
+const as: Record<string, { client: AjaxClient; user: TestUser }> = {};
+/** The bodies of the raw requests below; with the clients' `seen`, to prove no access key ever left the server. */
 const bodies: string[] = [];
 
 const item = { name: 'Design work', description: 'Logo', quantity: 3, price: 120.5, taxable: true };
@@ -34,11 +34,9 @@ async function answer(res: Response): Promise<Answer> {
 }
 
 /** admin-ajax as `who`, with their nonce unless `fields` brings its own `_wpnonce`. */
-async function ajax(who: string, fields: Record<string, string>): Promise<Answer> {
-  const { browser, nonce } = as[who]!;
-  return answer(
-    await browser.fetch('/wp-admin/admin-ajax.php', { method: 'POST', body: new URLSearchParams({ _wpnonce: nonce, ...fields }) }),
-  );
+function ajax(who: string, fields: Record<string, string>): Promise<Answer> {
+  const { client } = as[who]!;
+  return client.post({ _wpnonce: client.nonce, ...fields });
 }
 
 const save = (who: string, doc: unknown, id?: number) =>
@@ -48,28 +46,18 @@ const save = (who: string, doc: unknown, id?: number) =>
     ...(id ? { id: String(id) } : {}),
   });
 
-async function rest(method: string, path: string, body?: unknown): Promise<Answer> {
-  return answer(
-    await fetch(`${k.url}/wp-json/billing/v1${path}`, {
-      method,
-      headers: { authorization: admin.authorization, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
+function rest(method: string, path: string, body?: unknown): Promise<Answer> {
+  return api.request(method, path, body);
 }
 
 /** How many invoices the REST list counts (X-WP-Total). */
 async function invoiceCount(): Promise<number> {
-  const res = await fetch(`${k.url}/wp-json/billing/v1/invoices?per_page=1`, { headers: { authorization: admin.authorization } });
-  await answer(res);
-  return Number(res.headers.get('x-wp-total'));
+  return Number((await api.get('/invoices?per_page=1')).headers.get('x-wp-total'));
 }
 
 async function signIn(login: string, role: string): Promise<void> {
-  const user = await makeUser(k, login, role, `${login}-pass-1`);
-  const browser = new Browser(k.url);
-  expect((await browser.signIn(login, `${login}-pass-1`)).status).toBe(302);
-  as[login] = { browser, nonce: (await browser.nonces()).admin, user };
+  const user = await svc.makeUser(login, role, `${login}-pass-1`);
+  as[login] = { client: await svc.ajax(login, `${login}-pass-1`), user };
 }
 
 /** A team-roles style rule for the duration of `fn`: `edit` changes the named user's capabilities. */
@@ -92,23 +80,22 @@ async function withCaps<T>(
 }
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
+  k = svc.kernel;
   await signIn('boss', 'administrator');
   admin = as.boss!.user;
+  api = svc.rest(admin);
   await signIn('peek', 'billing_viewer');
   await signIn('sub', 'subscriber');
   await signIn('clerk', 'editor');
   await signIn('legacy', 'administrator');
-});
-
-afterAll(async () => {
-  const keys = (await k.db.query<{ access_key: string }>('select access_key from billing_documents')).map((r) => r.access_key);
-  expect(keys.length).toBeGreaterThan(0);
-  expect(bodies.length).toBeGreaterThan(50);
-  for (const key of keys) for (const body of bodies) expect(body).not.toContain(key);
-  await k?.stop();
-  await db?.drop();
+  // a document whose key no answer may carry, whichever tests run
+  await k.api.invoices.create({ items: [item], customer_name: 'Keyed' }, { actor: CLI, source: 'api' });
+  svc.beforeStop(async () => {
+    const keys = (await k.db.query<{ access_key: string }>('select access_key from billing_documents')).map((r) => r.access_key);
+    expect(keys.length).toBeGreaterThan(0);
+    const received = [...bodies, ...api.seen, ...Object.values(as).flatMap((a) => a.client.seen)];
+    for (const key of keys) for (const body of received) expect(body).not.toContain(key);
+  });
 });
 
 describe('admin-ajax.php rules (contract §6)', () => {
@@ -116,7 +103,7 @@ describe('admin-ajax.php rules (contract §6)', () => {
     expect(await ajax('boss', { action: 'billing_no_such_action' })).toMatchObject({ status: 400, text: '0' });
     expect(await ajax('boss', {})).toMatchObject({ status: 400, text: '0' });
     const visitor = await answer(
-      await fetch(`${k.url}/wp-admin/admin-ajax.php`, {
+      await fetch(`${svc.url}/wp-admin/admin-ajax.php`, {
         method: 'POST',
         body: new URLSearchParams({ action: 'billing_search_invoices', term: 'x' }),
       }),
@@ -129,7 +116,7 @@ describe('admin-ajax.php rules (contract §6)', () => {
     expect(
       await ajax('boss', { action: 'billing_save_invoice', invoice: JSON.stringify({ items: [item] }), _wpnonce: 'deadbeef00' }),
     ).toMatchObject({ status: 403, text: '-1' });
-    const { browser } = as.boss!;
+    const browser = as.boss!.client.session;
     const missing = await answer(
       await browser.fetch('/wp-admin/admin-ajax.php', {
         method: 'POST',
@@ -138,7 +125,7 @@ describe('admin-ajax.php rules (contract §6)', () => {
     );
     expect(missing).toMatchObject({ status: 403, text: '-1' });
     // another user's nonce is no nonce
-    expect(await ajax('boss', { action: 'billing_delete_invoice', id: '1', _wpnonce: as.peek!.nonce })).toMatchObject({
+    expect(await ajax('boss', { action: 'billing_delete_invoice', id: '1', _wpnonce: as.peek!.client.nonce })).toMatchObject({
       status: 403,
       text: '-1',
     });
@@ -190,7 +177,7 @@ describe('billing_save_invoice', () => {
   });
 
   it('takes the document as a JSON body too (the action and nonce as fields of it)', async () => {
-    const { browser, nonce } = as.boss!;
+    const { session: browser, nonce } = as.boss!.client;
     const res = await answer(
       await browser.fetch('/wp-admin/admin-ajax.php', {
         method: 'POST',

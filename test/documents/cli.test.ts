@@ -1,22 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Kernel } from '../../core/kernel.ts';
+import { describe, expect, it } from '@jest/globals';
+import { CLI } from '../../core/audit/audit.ts';
+import { useService } from '../../testing/index.ts';
 import { billing } from '../helpers/cli.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel } from '../helpers/kernel.ts';
 
-let db: TestDatabase;
-let server: Kernel;
-const cli = (...args: string[]) => billing(db.url, args, { BASE_URL: server.config.baseUrl });
-
-beforeAll(async () => {
-  db = await freshDatabase();
-  server = await bootKernel(db.url);
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await db?.drop();
-});
+const svc = useService();
+const cli = (...args: string[]) => billing(svc.databaseUrl, args, { BASE_URL: svc.kernel.config.baseUrl });
 
 describe('billing invoice / quote commands', () => {
   it('create an invoice through the service, list it, and print its working public link', async () => {
@@ -33,7 +21,7 @@ describe('billing invoice / quote commands', () => {
     const list = JSON.parse((await cli('invoice', 'list', '--search', 'kim', '--format', 'json')).stdout);
     expect(list).toMatchObject({ total: 1, invoices: [{ number: 'INV-0001', customer: 'Kim', due: '900.00' }] });
     const link = (await cli('invoice', 'link', String(inv.id))).stdout.trim();
-    expect(link).toMatch(new RegExp(`^${server.config.baseUrl}/billing/invoice/${inv.id}\\?key=`));
+    expect(link).toMatch(new RegExp(`^${svc.kernel.config.baseUrl}/billing/invoice/${inv.id}\\?key=`));
     const page = await fetch(link);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('INV-0001');
@@ -43,8 +31,13 @@ describe('billing invoice / quote commands', () => {
     const bad = await cli('invoice', 'create', JSON.stringify({ items: [] }));
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^Error: Invalid parameter\(s\): items\n$/);
-    expect((await cli('invoice', 'trash', '1')).stdout).toBe('Invoice INV-0001 moved to the trash.\n');
-    expect((await cli('invoice', 'link', '1')).code).toBe(1);
-    expect((await cli('invoice', 'restore', '1')).stdout).toBe('Invoice INV-0001 restored (available).\n');
+    const inv = await svc.kernel.api.invoices.create(
+      { items: [{ name: 'Audit', quantity: 1, price: 900 }], status: 'available' },
+      { actor: CLI, source: 'api' },
+    );
+    const id = String(inv.id);
+    expect((await cli('invoice', 'trash', id)).stdout).toBe(`Invoice ${inv.number} moved to the trash.\n`);
+    expect((await cli('invoice', 'link', id)).code).toBe(1);
+    expect((await cli('invoice', 'restore', id)).stdout).toBe(`Invoice ${inv.number} restored (available).\n`);
   });
 });

@@ -1,41 +1,30 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel } from '../helpers/kernel.ts';
+import { useService, type AjaxClient, type RestClient, type TestUser } from '../../testing/index.ts';
 import { withoutResponseCheck } from '../helpers/response-check.ts';
-import { Browser, makeUser, type TestUser } from '../identity/support.ts';
 
-let db: TestDatabase;
+const svc = useService();
 let k: Kernel;
 let admin: TestUser;
 let viewer: TestUser;
 let subscriber: TestUser;
-/** Signed-in browsers and their `billing_admin` nonce. */
-const browsers: Record<string, { browser: Browser; nonce: string; user: TestUser }> = {};
-/** Every body this suite received, to prove no access key ever left the server. */
-const bodies: string[] = [];
+/** Signed-in users' admin-ajax clients, by login. */
+const browsers: Record<string, AjaxClient> = {};
+/** REST as nobody; its `seen` (shared by every caller's client) and the AJAX clients' prove no access key ever left the server. */
+let nobody: RestClient;
 const ids: Record<string, number> = {};
 
 /** Minor units per currency, written out here rather than taken from the money module. */
 const DIGITS: Record<string, number> = { USD: 2, EUR: 2, KWD: 3, JPY: 0 };
 
-async function call(user: TestUser | null, path: string) {
-  const res = await fetch(`${k.url}/wp-json/billing/v1${path}`, { headers: user ? { authorization: user.authorization } : {} });
-  const text = await res.text();
-  bodies.push(text);
-  return { status: res.status, headers: res.headers, body: JSON.parse(text) };
+function call(user: TestUser | null, path: string) {
+  return nobody.as(user?.authorization ?? null).get(path);
 }
 
-async function ajax(who: string, fields: Record<string, string>) {
-  const { browser, nonce } = browsers[who]!;
-  const res = await browser.fetch('/wp-admin/admin-ajax.php', {
-    method: 'POST',
-    body: new URLSearchParams({ _wpnonce: nonce, ...fields }),
-  });
-  const text = await res.text();
-  bodies.push(text);
-  return { status: res.status, text, body: text.startsWith('{') ? JSON.parse(text) : text };
+function ajax(who: string, fields: Record<string, string>) {
+  const client = browsers[who]!;
+  return client.post({ _wpnonce: client.nonce, ...fields });
 }
 
 async function client(login: string, display_name: string, email: string, company = '', country = '', vat = ''): Promise<number> {
@@ -61,16 +50,20 @@ async function settle(id: number, paid: string, status: string): Promise<void> {
 }
 
 async function signIn(login: string, role: string): Promise<TestUser> {
-  const user = await makeUser(k, login, role, `${login}-pass-1`);
-  const browser = new Browser(k.url);
-  expect((await browser.signIn(login, `${login}-pass-1`)).status).toBe(302);
-  browsers[login] = { browser, nonce: (await browser.nonces()).admin, user };
+  const user = await svc.makeUser(login, role, `${login}-pass-1`);
+  browsers[login] = await svc.ajax(login, `${login}-pass-1`);
   return user;
 }
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
+  k = svc.kernel;
+  nobody = svc.rest();
+  svc.beforeStop(async () => {
+    const keys = (await k.db.query<{ access_key: string }>('select access_key from billing_documents')).map((r) => r.access_key);
+    expect(keys.length).toBeGreaterThan(10);
+    const bodies = [...nobody.seen, ...Object.values(browsers).flatMap((b) => b.seen)];
+    for (const key of keys) for (const body of bodies) expect(body).not.toContain(key);
+  });
   admin = await signIn('boss', 'administrator');
   viewer = await signIn('peek', 'billing_viewer');
   subscriber = await signIn('sub', 'subscriber');
@@ -107,14 +100,6 @@ beforeAll(async () => {
     { items: [{ name: 'Walk-in', quantity: 1, price: 5 }], customer_name: 'Walk-in' },
     { actor: CLI, source: 'api' },
   );
-});
-
-afterAll(async () => {
-  const keys = (await k.db.query<{ access_key: string }>('select access_key from billing_documents')).map((r) => r.access_key);
-  expect(keys.length).toBeGreaterThan(10);
-  for (const key of keys) for (const body of bodies) expect(body).not.toContain(key);
-  await k?.stop();
-  await db?.drop();
 });
 
 /** Every client on every page of GET /clients (with the query given). */

@@ -3,7 +3,7 @@ import { CLI } from '../../core/audit/audit.ts';
 import { siteDate, addDays } from '../../core/time/site-time.ts';
 import { InvoiceService } from '../../core/documents/invoice-service.ts';
 import type { DocumentInput } from '../../core/documents/document-schema.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
+import { freshDatabase, type TestDatabase } from '../../testing/index.ts';
 import { services, type Services } from '../helpers/services.ts';
 
 let tdb: TestDatabase;

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { DocumentKind } from '../../core/documents/numbering.ts';
 import type { BillingError } from '../../core/errors.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { QuoteService } from '../../core/documents/quote-service.ts';
-import { freshDatabase, usingPostgres, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel } from '../helpers/kernel.ts';
-import { Browser, makeUser, type TestUser } from '../identity/support.ts';
+import { useService, usingPostgres, type AjaxClient, type TestUser } from '../../testing/index.ts';
 import { ADMIN, moneyServices, type MoneyServices } from '../payments/support.ts';
 
 /**
@@ -15,13 +13,12 @@ import { ADMIN, moneyServices, type MoneyServices } from '../payments/support.ts
  * key — for invoices, quotes and credit notes, over REST, AJAX, the public Accept and the in-process
  * API, and under concurrent creation on two instances.
  */
-let db: TestDatabase;
+const svc = useService();
 let k: Kernel;
 /** A second instance: its own pool on the same database. */
 let other: MoneyServices & { quotes: QuoteService };
 let admin: TestUser;
-let browser: Browser;
-let nonce: string;
+let boss: AjaxClient;
 
 const ctx = { actor: CLI, source: 'api' as const };
 const item = { name: 'Work', quantity: 1, price: 100, taxable: false };
@@ -35,18 +32,14 @@ async function numbers(kind: DocumentKind): Promise<string[]> {
   return rows.map((r) => r.number);
 }
 
-async function rest(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${k.url}/wp-json/billing/v1${path}`, {
-    method,
-    headers: { authorization: admin.authorization, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
+function rest(method: string, path: string, body?: unknown) {
+  return svc.rest(admin).request(method, path, body);
 }
 
+/** admin-ajax as the signed-in administrator, with their nonce; or as a visitor (the public Accept). */
 async function ajax(fields: Record<string, string>, signedIn = true) {
-  const init = { method: 'POST', body: new URLSearchParams(signedIn ? { _wpnonce: nonce, ...fields } : fields) };
-  const res = signedIn ? await browser.fetch('/wp-admin/admin-ajax.php', init) : await fetch(`${k.url}/wp-admin/admin-ajax.php`, init);
+  if (signedIn) return boss.post({ _wpnonce: boss.nonce, ...fields });
+  const res = await fetch(`${svc.url}/wp-admin/admin-ajax.php`, { method: 'POST', body: new URLSearchParams(fields) });
   return { status: res.status, body: await res.json() };
 }
 
@@ -60,20 +53,12 @@ async function importedCreditNote(number: string, parentId: number): Promise<voi
 }
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
-  const m = await moneyServices(db.url, usingPostgres ? 10 : 3);
+  k = svc.kernel;
+  const m = await moneyServices(svc.databaseUrl, usingPostgres ? 10 : 3);
   other = { ...m, quotes: new QuoteService(m, m.invoices) };
-  admin = await makeUser(k, 'boss', 'administrator', 'boss-pass-1');
-  browser = new Browser(k.url);
-  expect((await browser.signIn('boss', 'boss-pass-1')).status).toBe(302);
-  nonce = (await browser.nonces()).admin;
-});
-
-afterAll(async () => {
-  await other?.db.close();
-  await k?.stop();
-  await db?.drop();
+  svc.beforeStop(() => other.db.close());
+  admin = await svc.makeUser('boss', 'administrator', 'boss-pass-1');
+  boss = await svc.ajax('boss', 'boss-pass-1');
 });
 
 beforeEach(async () => {

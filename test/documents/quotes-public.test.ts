@@ -1,30 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel } from '../helpers/kernel.ts';
-import { makeUser, type TestUser } from '../identity/support.ts';
+import { useService, type RestClient, type TestUser } from '../../testing/index.ts';
 
-let db: TestDatabase;
+const svc = useService();
 let k: Kernel;
 let admin: TestUser;
-const bodies: string[] = [];
+/** The administrator's REST client; its `seen` also keeps the public AJAX answers: no access key may be in any. */
+let api: RestClient;
 
 async function rest(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${k.url}/wp-json/billing/v1${path}`, {
-    method,
-    headers: { authorization: admin.authorization, 'content-type': 'application/json' },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  bodies.push(text);
-  return { status: res.status, body: JSON.parse(text) };
+  const res = await api.request(method, path, body);
+  return { status: res.status, body: res.body };
 }
 
 async function ajax(fields: Record<string, string>) {
   const res = await fetch(`${k.url}/wp-admin/admin-ajax.php`, { method: 'POST', body: new URLSearchParams(fields) });
   const text = await res.text();
-  bodies.push(text);
+  api.seen.push(text);
   return { status: res.status, body: JSON.parse(text) };
 }
 
@@ -47,16 +40,13 @@ async function newQuote(over: object = {}) {
 }
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
-  admin = await makeUser(k, 'owner', 'administrator', 'correct horse battery');
-});
-
-afterAll(async () => {
-  const keys = (await k.db.query<{ access_key: string }>('select access_key from billing_documents')).map((r) => r.access_key);
-  for (const key of keys) for (const body of bodies) expect(body).not.toContain(key);
-  await k?.stop();
-  await db?.drop();
+  k = svc.kernel;
+  admin = await svc.makeUser('owner', 'administrator', 'correct horse battery');
+  api = svc.rest(admin);
+  svc.beforeStop(async () => {
+    const keys = (await k.db.query<{ access_key: string }>('select access_key from billing_documents')).map((r) => r.access_key);
+    for (const key of keys) for (const body of api.seen) expect(body).not.toContain(key);
+  });
 });
 
 describe('quotes over REST', () => {

@@ -1,41 +1,25 @@
 // Items with their own tax rates: the breakdown per rate in the REST representation, on the public page,
 // in the PDF and in the invoice mail, and credit notes restating it.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
-import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel } from '../helpers/kernel.ts';
-import { makeUser, type TestUser } from '../identity/support.ts';
+import { useService, type TestUser } from '../../testing/index.ts';
 import { pdfText } from '../pdf/pdf-text.ts';
 
-let db: TestDatabase;
-let k: Kernel;
+const svc = useService({
+  options: {
+    tax_rate: 19,
+    currency: 'EUR',
+    business_country: 'DE',
+    tax_exempt_items_statement: 'Disbursements paid in the name of the customer.',
+  },
+});
 let admin: TestUser;
 
-async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${k.url}/wp-json/billing/v1${path}`, {
-    method,
-    headers: { authorization: admin.authorization, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null, text };
-}
-
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
-  admin = await makeUser(k, 'boss', 'administrator');
-  await k.options.set('tax_rate', 19, CLI);
-  await k.options.set('currency', 'EUR', CLI);
-  await k.options.set('business_country', 'DE', CLI);
-  await k.options.set('tax_exempt_items_statement', 'Disbursements paid in the name of the customer.', CLI);
+  admin = await svc.makeUser('boss', 'administrator');
 });
 
-afterAll(async () => {
-  await k?.stop();
-  await db?.drop();
-});
+const call = (method: string, path: string, body?: unknown) => svc.rest(admin).request(method, path, body);
 
 const items = [
   { name: 'Consulting', quantity: 2, price: 100 },
@@ -62,15 +46,15 @@ describe('items with their own tax rate', () => {
     expect(res.body.totals).toMatchObject({ subtotal: 254.97, discount: 25.5, tax: 36.09, total: 265.56 });
     expect(res.body.items.map((i: { tax_rate: number | null }) => i.tax_rate)).toEqual([null, 7, null]);
 
-    const pdf = await fetch(`${k.url}/wp-json/billing/v1/invoices/${res.body.id}/pdf`, { headers: { authorization: admin.authorization } });
-    const { text } = await pdfText(new Uint8Array(await pdf.arrayBuffer()));
+    const pdf = await call('GET', `/invoices/${res.body.id}/pdf`);
+    const { text } = await pdfText(pdf.bytes);
     expect(text).toContain('Tax 19 % on €180.00');
     expect(text).toContain('Tax 7 % on €26.97');
     expect(text).toContain('Exempt on €22.50');
     expect(text).toContain('Disbursements paid in the name of the customer.');
 
-    const key = await k.api.invoices.accessKey(res.body.id);
-    const page = await (await fetch(`${k.url}/billing/invoice/${res.body.id}?key=${key}`)).text();
+    const key = await svc.kernel.api.invoices.accessKey(res.body.id);
+    const page = await (await fetch(`${svc.url}/billing/invoice/${res.body.id}?key=${key}`)).text();
     expect(page).toContain('Tax 7 % on €26.97');
     expect(page).toContain('Disbursements paid in the name of the customer.');
   });
@@ -113,7 +97,7 @@ describe('items with their own tax rate', () => {
     const inv = await call('POST', '/invoices', { items, customer_name: 'Jane Roe', status: 'available' });
     const res = await call('POST', `/invoices/${inv.body.id}/credit-notes`, { amount: 100, reason: 'Goodwill' });
     expect(res.status).toBe(201);
-    const note = await k.api.creditNotes.get(res.body.id);
+    const note = await svc.kernel.api.creditNotes.get(res.body.id);
     expect(note.taxBreakdown.map((e) => e.category)).toEqual(['S', 'S', 'E']);
     const sum = note.taxBreakdown.reduce((s, e) => s + Math.round(Number(e.basis) * 100) + Math.round(Number(e.tax) * 100), 0);
     expect(sum).toBe(10000);
@@ -123,21 +107,21 @@ describe('items with their own tax rate', () => {
 
 describe('item rates travel', () => {
   it('from a quote to the invoice made from it, and into a duplicate', async () => {
-    const quote = await k.api.quotes.create(
+    const quote = await svc.kernel.api.quotes.create(
       { items: [{ name: 'Books', quantity: 1, price: 10, tax_rate: 7 }], customer_name: 'Jane Roe', status: 'available' },
       { actor: CLI, source: 'api' },
     );
-    const token = await k.api.quotes.mintToken(quote.id); // what the public quote page puts in its forms
-    const accepted = await fetch(`${k.url}/wp-admin/admin-ajax.php`, {
+    const token = await svc.kernel.api.quotes.mintToken(quote.id); // what the public quote page puts in its forms
+    const accepted = await fetch(`${svc.url}/wp-admin/admin-ajax.php`, {
       method: 'POST',
       body: new URLSearchParams({ action: 'billing_accept_quote', quote_id: String(quote.id), token: token! }),
     });
     const body = await accepted.json();
     expect(body.success).toBe(true);
-    const invoice = await k.api.invoices.get(body.data.invoice_id);
+    const invoice = await svc.kernel.api.invoices.get(body.data.invoice_id);
     expect(invoice.items[0]!.tax_rate).toBe('7');
     expect(invoice.totals.tax).toBe('0.70');
-    const copy = await k.api.invoices.duplicate(invoice.id, { actor: CLI, source: 'api' });
+    const copy = await svc.kernel.api.invoices.duplicate(invoice.id, { actor: CLI, source: 'api' });
     expect(copy.taxBreakdown).toEqual(invoice.taxBreakdown);
   });
 });

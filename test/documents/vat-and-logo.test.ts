@@ -1,36 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
-import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel } from '../helpers/kernel.ts';
-import { makeUser, type TestUser } from '../identity/support.ts';
+import { useService, type TestUser } from '../../testing/index.ts';
 
-let db: TestDatabase;
-let k: Kernel;
+const svc = useService();
 let admin: TestUser;
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
-  admin = await makeUser(k, 'boss', 'administrator');
+  admin = await svc.makeUser('boss', 'administrator');
 });
 
-afterAll(async () => {
-  await k?.stop();
-  await db?.drop();
-});
-
-async function rest(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${k.url}/wp-json/billing/v1${path}`, {
-    method,
-    headers: { authorization: admin.authorization, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const type = res.headers.get('content-type') ?? '';
-  return { status: res.status, type, body: type.includes('json') ? await res.json() : Buffer.from(await res.arrayBuffer()) };
-}
-
-const count = async () => (await k.db.query<{ n: number }>('select count(*)::int as n from billing_documents'))[0]!.n;
+const rest = (method: string, path: string, body?: unknown) => svc.rest(admin).request(method, path, body);
+const count = async () => (await svc.kernel.db.query<{ n: number }>('select count(*)::int as n from billing_documents'))[0]!.n;
 const doc = (over: object) => ({ items: [{ name: 'Work', quantity: 1, price: 100 }], customer_name: 'Acme', status: 'available', ...over });
 
 describe('customer VAT numbers', () => {
@@ -75,23 +55,23 @@ describe('a logo the PDF library cannot draw', () => {
     const invoice = await rest('POST', '/invoices', doc({}));
     const image = (pdf: Buffer) => pdf.toString('latin1').includes('/Subtype /Image');
 
-    await k.options.set('company_logo_url', `data:image/png;base64,${GOOD_PNG}`, CLI);
+    await svc.setOption('company_logo_url', `data:image/png;base64,${GOOD_PNG}`);
     const drawn = await rest('GET', `/invoices/${invoice.body.id}/pdf`);
-    expect([drawn.status, drawn.type]).toEqual([200, 'application/pdf']);
-    expect(image(drawn.body as Buffer)).toBe(true);
+    expect([drawn.status, drawn.headers.get('content-type')]).toEqual([200, 'application/pdf']);
+    expect(image(drawn.bytes)).toBe(true);
 
-    await k.options.set('company_logo_url', `data:image/png;base64,${BROKEN_PNG}`, CLI);
+    await svc.setOption('company_logo_url', `data:image/png;base64,${BROKEN_PNG}`);
     for (let i = 0; i < 2; i++) {
       const res = await rest('GET', `/invoices/${invoice.body.id}/pdf`);
-      expect([res.status, res.type]).toEqual([200, 'application/pdf']);
-      const pdf = res.body as Buffer;
+      expect([res.status, res.headers.get('content-type')]).toEqual([200, 'application/pdf']);
+      const pdf = res.bytes;
       expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
       expect(image(pdf)).toBe(false);
     }
     // the customer's page's PDF too
-    const key = await k.api.invoices.accessKey(invoice.body.id);
-    const pub = await fetch(`${k.url}/billing/invoice/${invoice.body.id}/pdf?key=${encodeURIComponent(key)}`);
+    const key = await svc.kernel.api.invoices.accessKey(invoice.body.id);
+    const pub = await fetch(`${svc.url}/billing/invoice/${invoice.body.id}/pdf?key=${encodeURIComponent(key)}`);
     expect([pub.status, pub.headers.get('content-type')]).toEqual([200, 'application/pdf']);
-    await k.options.delete('company_logo_url', CLI);
+    await svc.kernel.options.delete('company_logo_url', CLI);
   });
 });

@@ -1,21 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { json } from '../helpers/http.ts';
-import { bootKernel } from '../helpers/kernel.ts';
-import { makeUser, type TestUser } from '../identity/support.ts';
+import { FIXTURE_PLUGINS } from '../helpers/kernel.ts';
+import { useService, type TestUser } from '../../testing/index.ts';
 
-let db: TestDatabase;
+const svc = useService({ pluginDirs: [FIXTURE_PLUGINS] });
 let k: Kernel;
 let auditor: TestUser;
 let subscriber: TestUser;
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
-  auditor = await makeUser(k, 'auditor', 'billing_viewer');
-  subscriber = await makeUser(k, 'reader', 'subscriber');
+  k = svc.kernel;
+  auditor = await svc.makeUser('auditor', 'billing_viewer');
+  subscriber = await svc.makeUser('reader', 'subscriber');
   await k.options.set('company_name', 'Audited Ltd', CLI);
   await k.plugins.activate('hello', CLI);
   await k.api.invoices.create(
@@ -24,19 +21,13 @@ beforeAll(async () => {
   );
 });
 
-afterAll(async () => {
-  await k?.stop();
-  await db?.drop();
-});
-
-const get = (user: TestUser, query = '') =>
-  fetch(`${k.url}/wp-json/billing/v1/audit-log${query}`, { headers: { authorization: user.authorization } });
+const get = (user: TestUser, query = '') => svc.rest(user).get(`/audit-log${query}`);
 
 describe('GET /audit-log', () => {
   it('lists who did what, newest first, with paging headers', async () => {
     const res = await get(auditor, '?per_page=100');
     expect(res.status).toBe(200);
-    const entries = await json(res);
+    const entries = res.body;
     expect(Number(res.headers.get('x-wp-total'))).toBe(entries.length);
     const actions = entries.map((e: { action: string }) => e.action);
     expect(actions.indexOf('invoice.create')).toBeLessThan(actions.indexOf('plugin.activate'));
@@ -50,16 +41,16 @@ describe('GET /audit-log', () => {
   });
 
   it('filters by object and action', async () => {
-    const entries = await json(await get(auditor, '?object_type=option&object_id=company_name'));
+    const entries = (await get(auditor, '?object_type=option&object_id=company_name')).body;
     expect(entries).toEqual([
       expect.objectContaining({ action: 'option.set', actor: 'cli', details: { old: 'My Company', new: 'Audited Ltd' } }),
     ]);
-    expect(await json(await get(auditor, '?action=plugin.activate'))).toHaveLength(1);
+    expect((await get(auditor, '?action=plugin.activate')).body).toHaveLength(1);
   });
 
   it('needs bill_view_audit_log', async () => {
     const res = await get(subscriber);
     expect(res.status).toBe(403);
-    expect((await json(res)).code).toBe('billing_rest_forbidden');
+    expect(res.body.code).toBe('billing_rest_forbidden');
   });
 });

@@ -1,10 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, usingPostgres, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel, eventually } from '../helpers/kernel.ts';
+import { bootKernel, useService, usingPostgres, waitFor } from '../../testing/index.ts';
+import { FIXTURE_PLUGINS } from '../helpers/kernel.ts';
 
-let db: TestDatabase;
+// slow polling: what these tests see must come from the feed
+const slow = { pluginDirs: [FIXTURE_PLUGINS], config: { syncIntervalMs: 60_000 } };
+const svc = useService(slow);
 let a: Kernel;
 let b: Kernel;
 
@@ -20,16 +22,9 @@ function countOptionReads(k: Kernel): () => number {
 }
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  // slow polling: what these tests see must come from the feed
-  a = await bootKernel(db.url, { config: { syncIntervalMs: 60_000 } });
-  b = await bootKernel(db.url, { config: { syncIntervalMs: 60_000 } });
-});
-
-afterAll(async () => {
-  await a?.stop();
-  await b?.stop();
-  await db?.drop();
+  a = svc.kernel;
+  b = await bootKernel(svc.databaseUrl, slow);
+  svc.beforeStop(() => b.stop());
 });
 
 describe('the change feed (PostgreSQL, and the embedded database in the process serving it)', () => {
@@ -40,14 +35,14 @@ describe('the change feed (PostgreSQL, and the embedded database in the process 
     expect(await b.options.getMany(['invoice_prefix', 'number_padding'])).toEqual({ invoice_prefix: 'INV', number_padding: 4 });
     expect(reads()).toBe(1); // one load, then memory
     await a.options.set('currency', 'EUR', CLI);
-    expect(await eventually(async () => (await b.options.get('currency')) === 'EUR', 2000, 5)).toBe(true);
+    await waitFor(async () => (await b.options.get('currency')) === 'EUR', { timeoutMs: 2000, everyMs: 5, what: 'b to hear of EUR' });
   });
 
   it('switches plugins on other instances without waiting for the poll', async () => {
     await a.plugins.activate('hello', CLI);
-    expect(await eventually(() => b.plugins.isLoaded('hello'), 2000, 10)).toBe(true);
+    await waitFor(() => b.plugins.isLoaded('hello'), { timeoutMs: 2000, everyMs: 10, what: 'b to load hello' });
     await a.plugins.deactivate('hello', CLI);
-    expect(await eventually(() => !b.plugins.isLoaded('hello'), 2000, 10)).toBe(true);
+    await waitFor(() => !b.plugins.isLoaded('hello'), { timeoutMs: 2000, everyMs: 10, what: 'b to unload hello' });
   });
 
   (usingPostgres ? it : it.skip)('stops caching when its connection is lost, and reads the database meanwhile', async () => {
@@ -64,19 +59,19 @@ describe('the change feed (PostgreSQL, and the embedded database in the process 
     await a.db.query(`select pg_terminate_backend(pid) from pg_stat_activity
                       where datname = current_database() and query ilike 'listen billing_changes%' and pid <> pg_backend_pid()`);
     await a.db.query(`update billing_options set value = '"GBP"' where key = 'currency'`);
-    expect(await eventually(async () => (await b.options.get('currency')) === 'GBP', 2000, 5)).toBe(true);
+    await waitFor(async () => (await b.options.get('currency')) === 'GBP', { timeoutMs: 2000, everyMs: 5, what: 'b to read GBP' });
     // while deaf it reads the database every time
     expect(await caching()).toBe(false);
     // and once it listens again, it caches again and hears changes
-    expect(await eventually(caching, 5000, 50)).toBe(true);
+    await waitFor(caching, { timeoutMs: 5000, everyMs: 50, what: 'b to cache again' });
     await a.options.set('currency', 'CHF', CLI);
-    expect(await eventually(async () => (await b.options.get('currency')) === 'CHF', 2000, 5)).toBe(true);
+    await waitFor(async () => (await b.options.get('currency')) === 'CHF', { timeoutMs: 2000, everyMs: 5, what: 'b to hear of CHF' });
   });
 });
 
 (usingPostgres ? describe.skip : describe)('the embedded database', () => {
   it('is heard at commit: a change is known before its writer is told it committed', async () => {
-    // no eventually(): the serving process learns of the notification while the COMMIT's answer is
+    // no waitFor(): the serving process learns of the notification while the COMMIT's answer is
     // on its way, so the very next read anywhere in the process sees the change
     const reads = countOptionReads(b);
     expect(await b.options.get('currency')).toBeDefined();

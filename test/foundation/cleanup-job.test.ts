@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel } from '../helpers/kernel.ts';
-import { makeUser } from '../identity/support.ts';
+import { useService } from '../../testing/index.ts';
 
-let db: TestDatabase;
+const svc = useService();
 let k: Kernel;
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
-});
-
-afterAll(async () => {
-  await k?.stop();
-  await db?.drop();
+  k = svc.kernel;
 });
 
 const count = async (sql: string) => (await k.db.query<{ n: number }>(`select count(*)::int as n from ${sql}`))[0]!.n;
@@ -34,7 +26,7 @@ describe('billing_expired_cleanup', () => {
     );
 
     // sessions of a user who never signs in again: only a sign-in swept them before
-    await makeUser(k, 'gone', 'billing_viewer', 'gone-pass-1');
+    await svc.makeUser('gone', 'billing_viewer', 'gone-pass-1');
     for (let i = 0; i < 3; i++) {
       expect(await k.identity.signIn('gone', 'gone-pass-1', { remember: false, ip: '127.0.0.1', userAgent: null })).not.toBeNull();
     }

@@ -1,27 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
+import { BUNDLED_PLUGINS, useService, waitFor } from '../../testing/index.ts';
 import { billing } from '../helpers/cli.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { BUNDLED_PLUGINS, bootKernel, eventually, FIXTURE_PLUGINS, pluginFolders } from '../helpers/kernel.ts';
+import { FIXTURE_PLUGINS, pluginFolders } from '../helpers/kernel.ts';
 
-let db: TestDatabase;
+const svc = useService({ pluginDirs: [FIXTURE_PLUGINS] });
 let server: Kernel;
-const cli = (...args: string[]) => billing(db.url, args);
+const cli = (...args: string[]) => billing(svc.databaseUrl, args);
 const jsonOf = async (...args: string[]) => {
   const r = await cli(...args, '--format', 'json');
   expect(r).toMatchObject({ code: 0, stderr: '' });
   return JSON.parse(r.stdout);
 };
 
-beforeAll(async () => {
-  db = await freshDatabase();
-  server = await bootKernel(db.url);
+beforeAll(() => {
+  server = svc.kernel;
 });
 
-afterAll(async () => {
-  await server?.stop();
-  await db?.drop();
-});
+/** hello active on the running server (a no-op when an earlier test activated it through the CLI). */
+const helloActive = () => server.plugins.activate('hello', CLI);
 
 describe('the billing CLI', () => {
   it('migrates (nothing left to do after boot)', async () => {
@@ -46,10 +44,10 @@ describe('the billing CLI', () => {
   it('activates a plugin that the running server then serves', async () => {
     const r = await cli('plugin', 'activate', 'hello');
     expect(r).toEqual({ code: 0, stdout: 'Plugin hello activated.\n', stderr: '' });
-    const served = await eventually(
+    await waitFor(
       async () => (await fetch(`${server.url}/wp-admin/admin-ajax.php?action=hello_webhook`, { method: 'POST', body: 'x' })).status === 200,
+      { what: 'the server to serve hello_webhook' },
     );
-    expect(served).toBe(true);
   });
 
   it('sets, gets and deletes options, typed by their schema', async () => {
@@ -87,6 +85,11 @@ describe('the billing CLI', () => {
   });
 
   it('lists and runs cron jobs', async () => {
+    await helloActive();
+    // hello ticks every second: its last run is listed once there has been one
+    await waitFor(async () => (await server.db.query(`select 1 from billing_job_runs where hook = 'hello_tick'`)).length > 0, {
+      what: 'a first hello_tick',
+    });
     const jobs = await jsonOf('cron', 'list');
     expect(jobs).toEqual([
       { hook: 'billing_expired_cleanup', schedule: '41 * * * *', next_run: expect.any(String), last_run: null, last_result: null },
@@ -105,7 +108,8 @@ describe('the billing CLI', () => {
   });
 
   it('deactivates a plugin, which disappears from the running server', async () => {
+    await helloActive();
     expect((await cli('plugin', 'deactivate', 'hello')).code).toBe(0);
-    expect(await eventually(() => !server.plugins.isLoaded('hello'))).toBe(true);
+    await waitFor(() => !server.plugins.isLoaded('hello'), { what: 'the server to unload hello' });
   });
 });

@@ -1,24 +1,16 @@
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { createLogger } from '../../core/log.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { json } from '../helpers/http.ts';
-import { bootKernel } from '../helpers/kernel.ts';
+import { basic, bootKernel, freshDatabase, TestService, useService } from '../../testing/index.ts';
+import { FIXTURE_PLUGINS } from '../helpers/kernel.ts';
 
-let db: TestDatabase;
+const svc = useService({ pluginDirs: [FIXTURE_PLUGINS], plugins: ['hello'] });
 let k: Kernel;
 
-beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
-  await k.plugins.activate('hello', CLI);
-});
-
-afterAll(async () => {
-  await k?.stop();
-  await db?.drop();
+beforeAll(() => {
+  k = svc.kernel;
 });
 
 const big = 'x'.repeat(1024 * 1024 + 10);
@@ -27,40 +19,32 @@ describe('the HTTP server', () => {
   it('answers /healthz', async () => {
     const res = await fetch(`${k.url}/healthz`);
     expect(res.status).toBe(200);
-    expect(await json(res)).toEqual({ status: 'ok' });
+    expect(await res.json()).toEqual({ status: 'ok' });
   });
 
   it('refuses REST bodies over 1 MiB with 413 in the REST shape', async () => {
-    const res = await fetch(`${k.url}/wp-json/billing/v1/hello`, {
-      method: 'POST',
-      body: JSON.stringify({ name: big }),
-      headers: { 'content-type': 'application/json' },
-    });
+    const res = await svc.rest().post('/hello', { name: big });
     expect(res.status).toBe(413);
-    expect(await json(res)).toEqual({ code: 'rest_payload_too_large', message: expect.any(String), data: { status: 413 } });
+    expect(res.body).toEqual({ code: 'rest_payload_too_large', message: expect.any(String), data: { status: 413 } });
   });
 
   it('refuses admin-ajax and webhook bodies over 1 MiB with 413 in the AJAX shape', async () => {
     const res = await fetch(`${k.url}/wp-admin/admin-ajax.php?action=hello_webhook`, { method: 'POST', body: big });
     expect(res.status).toBe(413);
-    expect(await json(res)).toEqual({ success: false, data: { code: 'billing_payload_too_large', message: expect.any(String) } });
+    expect(await res.json()).toEqual({ success: false, data: { code: 'billing_payload_too_large', message: expect.any(String) } });
     expect(await k.db.query(`select 1 from hello_events where kind = 'webhook'`)).toEqual([]);
   });
 
   it('answers 400 rest_invalid_json for JSON it cannot read, once the route and the caller are known', async () => {
     const user = await k.identity.users.create({ login: 'jsonuser', email: 'jsonuser@example.com', role: 'administrator' }, CLI);
     const app = await k.identity.appPasswords.create(user, 'json', CLI);
-    const post = (authorization?: string) =>
-      fetch(`${k.url}/wp-json/billing/v1/invoices`, {
-        method: 'POST',
-        body: '{"name":',
-        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
-      });
-    const res = await post(`Basic ${Buffer.from(`jsonuser:${app.password}`).toString('base64')}`);
+    const post = (authorization: string | null) =>
+      svc.rest().as(authorization).post('/invoices', { raw: '{"name":', type: 'application/json' });
+    const res = await post(basic('jsonuser', app.password));
     expect(res.status).toBe(400);
-    expect((await json(res)).code).toBe('rest_invalid_json');
+    expect(res.body.code).toBe('rest_invalid_json');
     // without credentials the body is never read: the answer is the route's 401
-    expect((await json(await post())).code).toBe('billing_rest_unauthenticated');
+    expect((await post(null)).body.code).toBe('billing_rest_unauthenticated');
   });
 
   it('answers 431 itself for headers over 16 KiB', async () => {
@@ -85,7 +69,7 @@ describe('the HTTP server', () => {
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toBe('application/json; charset=UTF-8');
       expect(res.headers.get('link')).toBe(`<${k.config.baseUrl}/wp-json/>; rel="https://api.w.org/"`);
-      expect(await json(res)).toEqual({
+      expect(await res.json()).toEqual({
         code: 'rest_no_route',
         message: 'No route was found matching the URL and request method.',
         data: { status: 404 },
@@ -95,7 +79,7 @@ describe('the HTTP server', () => {
 
   it('lists routes in the public index with WordPress-style keys', async () => {
     const res = await fetch(`${k.url}/wp-json/`);
-    const index = await json(res);
+    const index = await res.json();
     expect(index.namespaces).toContain('billing/v1');
     expect(index.routes['/billing/v1/hello']).toMatchObject({
       namespace: 'billing/v1',
@@ -116,14 +100,14 @@ describe('the HTTP server', () => {
 describe('logs', () => {
   it('are JSON lines that never carry a query string or a secret', async () => {
     const lines: string[] = [];
-    const db4 = await freshDatabase();
-    const k4 = await bootKernel(db4.url, {
+    const s4 = await new TestService({
       log: createLogger('info', {
         write: (l: string) => {
           lines.push(l);
         },
       }),
-    });
+    }).start();
+    const k4 = s4.kernel;
     try {
       await fetch(`${k4.url}/healthz?key=secret-access-key`);
       k4.log.info({ password: 'hunter2', user: { token: 'tok-123' } }, 'something happened');
@@ -136,16 +120,16 @@ describe('logs', () => {
       const all = lines.join('\n');
       for (const secret of ['secret-access-key', 'hunter2', 'tok-123']) expect(all).not.toContain(secret);
     } finally {
-      await k4.stop();
-      await db4.drop();
+      await s4.stop();
     }
   });
 });
 
+// These stop the service or drop its database themselves: a kernel on a database of its own, by hand.
 describe('graceful shutdown', () => {
   it('finishes the requests under way, then closes', async () => {
     const db2 = await freshDatabase();
-    const k2 = await bootKernel(db2.url);
+    const k2 = await bootKernel(db2.url, { pluginDirs: [FIXTURE_PLUGINS] });
     await k2.plugins.activate('hello', CLI);
     const inFlight = fetch(`${k2.url}/wp-admin/admin-ajax.php?action=hello_webhook&sleep=400`, { method: 'POST', body: 'x' });
     await new Promise((r) => setTimeout(r, 100));
@@ -163,7 +147,7 @@ describe('graceful shutdown', () => {
     await db3.drop(); // the database goes away under the running service
     const res = await fetch(`${k3.url}/healthz`);
     expect(res.status).toBe(503);
-    expect(await json(res)).toEqual({ status: 'unavailable' });
+    expect(await res.json()).toEqual({ status: 'unavailable' });
     await k3.stop().catch(() => {});
   });
 });

@@ -1,26 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import { Database } from '../../core/db/database.ts';
 import { JobScheduler, type JobDefinition } from '../../core/jobs/scheduler.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { silentLogger } from '../../core/log.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel, eventually } from '../helpers/kernel.ts';
+import { bootKernel, useService, waitFor } from '../../testing/index.ts';
+import { FIXTURE_PLUGINS } from '../helpers/kernel.ts';
 
-let tdb: TestDatabase;
+const svc = useService({ pluginDirs: [FIXTURE_PLUGINS] });
 let a: Kernel;
 let b: Kernel;
 
 beforeAll(async () => {
-  tdb = await freshDatabase();
-  a = await bootKernel(tdb.url);
-  b = await bootKernel(tdb.url);
-});
-
-afterAll(async () => {
-  await a?.stop();
-  await b?.stop();
-  await tdb?.drop();
+  a = svc.kernel;
+  b = await bootKernel(svc.databaseUrl, { pluginDirs: [FIXTURE_PLUGINS] });
+  svc.beforeStop(() => b.stop());
 });
 
 /** A daily job whose work is counted in a table, so runs by any scheduler show up in one place. */
@@ -31,18 +25,17 @@ function countingJob(hook: string, work: () => Promise<unknown> = async () => 'd
 describe('scheduled jobs', () => {
   it('run once per due time across two instances', async () => {
     await a.plugins.activate('hello', CLI);
-    await eventually(() => b.jobs.jobs.get('hello_tick') !== undefined);
+    await waitFor(() => b.jobs.jobs.get('hello_tick') !== undefined, { what: 'the other instance to schedule hello_tick' });
     // the fixture ticks every second; let both instances race for a few due times
     await new Promise((r) => setTimeout(r, 3500));
     await a.plugins.deactivate('hello', CLI);
     // a run claimed just before is still working (the claim commits before the work): count once every
     // instance has dropped the job and every claimed run has finished
-    await eventually(() => b.jobs.jobs.get('hello_tick') === undefined);
-    expect(
-      await eventually(
-        async () => (await a.db.query(`select 1 from billing_job_runs where hook = 'hello_tick' and finished_at is null`)).length === 0,
-      ),
-    ).toBe(true);
+    await waitFor(() => b.jobs.jobs.get('hello_tick') === undefined, { what: 'the other instance to drop hello_tick' });
+    await waitFor(
+      async () => (await a.db.query(`select 1 from billing_job_runs where hook = 'hello_tick' and finished_at is null`)).length === 0,
+      { what: 'every claimed hello_tick run to finish' },
+    );
     const runs = await a.db.query<{ due_at: string; instance: string }>(
       `select due_at, instance from billing_job_runs where hook = 'hello_tick' and reason = 'scheduled'`,
     );
@@ -63,8 +56,8 @@ describe('scheduled jobs', () => {
       await new Promise((r) => setTimeout(r, 50));
       return { ran };
     });
-    const db1 = await Database.connect({ url: tdb.url, poolMax: 2, log });
-    const db2 = await Database.connect({ url: tdb.url, poolMax: 2, log });
+    const db1 = await Database.connect({ url: svc.databaseUrl, poolMax: 2, log });
+    const db2 = await Database.connect({ url: svc.databaseUrl, poolMax: 2, log });
     const s1 = new JobScheduler(db1, log, 'one');
     const s2 = new JobScheduler(db2, log, 'two');
     try {
@@ -72,13 +65,12 @@ describe('scheduled jobs', () => {
       s2.add('test', job);
       s1.start();
       s2.start();
-      expect(
-        await eventually(
-          async () =>
-            (await a.db.query(`select 1 from billing_job_runs where hook = 'nightly' and reason = 'catch-up' and status = 'succeeded'`))
-              .length === 1,
-        ),
-      ).toBe(true);
+      await waitFor(
+        async () =>
+          (await a.db.query(`select 1 from billing_job_runs where hook = 'nightly' and reason = 'catch-up' and status = 'succeeded'`))
+            .length === 1,
+        { what: 'one catch-up run of nightly' },
+      );
       await s1.stop();
       await s2.stop();
       expect(ran).toBe(1);
@@ -155,7 +147,7 @@ describe('scheduled jobs', () => {
       // a blocked loop (PGlite's WASM, a saturated machine) across the due time: its timer fires 2.5 s
       // late, which node-cron took for a missed execution and dropped with a console warning
       while (Date.now() < due + 2500);
-      expect(await eventually(() => runs.length > 0, 10000, 10)).toBe(true);
+      await waitFor(() => runs.length > 0, { timeoutMs: 10000, everyMs: 10, what: 'the late run' });
       await s.stop();
       expect(runs).toEqual([{ due, at: expect.any(Number) }]);
       expect(runs[0]!.at - due).toBeGreaterThan(2000);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Database } from '../../core/db/database.ts';
 import { migrate, type Migration } from '../../core/db/migrations.ts';
 import { silentLogger } from '../../core/log.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
+import { freshDatabase, type TestDatabase } from '../../testing/index.ts';
 
 let tdb: TestDatabase;
 let one: Database;

@@ -1,23 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel } from '../helpers/kernel.ts';
+import { bootKernel, useService } from '../../testing/index.ts';
+import { FIXTURE_PLUGINS } from '../helpers/kernel.ts';
 
-let db: TestDatabase;
+const svc = useService({ serve: false, pluginDirs: [FIXTURE_PLUGINS] });
 let k: Kernel;
 let other: Kernel;
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url, { serve: false });
-  other = await bootKernel(db.url, { serve: false });
-});
-
-afterAll(async () => {
-  await k?.stop();
-  await other?.stop();
-  await db?.drop();
+  k = svc.kernel;
+  other = await bootKernel(svc.databaseUrl, { serve: false, pluginDirs: [FIXTURE_PLUGINS] });
+  svc.beforeStop(() => other.stop());
 });
 
 describe('options', () => {
@@ -36,6 +30,7 @@ describe('options', () => {
   });
 
   it('refuse values their schema rejects, and change nothing', async () => {
+    await k.options.set('currency', 'EUR', CLI);
     await expect(k.options.set('currency', 'euro', CLI)).rejects.toMatchObject({ code: 'billing_invalid_option' });
     await expect(k.options.set('number_padding', 2.5, CLI)).rejects.toMatchObject({ code: 'billing_invalid_option' });
     await expect(k.options.set('tax_rate', '20' as never, CLI)).rejects.toMatchObject({ code: 'billing_invalid_option' });

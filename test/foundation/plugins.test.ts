@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { json } from '../helpers/http.ts';
-import { BUNDLED_PLUGINS, bootKernel, eventually, FIXTURE_PLUGINS, pluginFolders } from '../helpers/kernel.ts';
+import { BUNDLED_PLUGINS, bootKernel, useService, waitFor } from '../../testing/index.ts';
+import { FIXTURE_PLUGINS, pluginFolders } from '../helpers/kernel.ts';
 
-let db: TestDatabase;
+// A plugin's life on two instances. Each test first brings hello (and hello-addon) to the state it starts
+// from — activation and deactivation are no-ops when already done — so that it also runs alone.
+const svc = useService({ pluginDirs: [FIXTURE_PLUGINS] });
 let a: Kernel;
 let b: Kernel;
 
@@ -15,15 +16,9 @@ const webhook = (k: Kernel, body = 'ping') =>
 const helloRoute = (k: Kernel) => fetch(`${k.url}/wp-json/billing/v1/hello`);
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  a = await bootKernel(db.url);
-  b = await bootKernel(db.url);
-});
-
-afterAll(async () => {
-  await a?.stop();
-  await b?.stop();
-  await db?.drop();
+  a = svc.kernel;
+  b = await bootKernel(svc.databaseUrl, { pluginDirs: [FIXTURE_PLUGINS] });
+  svc.beforeStop(() => b.stop());
 });
 
 describe('plugins', () => {
@@ -52,8 +47,8 @@ describe('plugins', () => {
     // the REST route exists now: a caller who is not signed in is told so, not "no route"
     const rest = await helloRoute(a);
     expect(rest.status).toBe(401);
-    expect((await json(rest)).code).toBe('billing_rest_unauthenticated');
-    const index = await json(await fetch(`${a.url}/wp-json/`));
+    expect((await rest.json()).code).toBe('billing_rest_unauthenticated');
+    const index = await (await fetch(`${a.url}/wp-json/`)).json();
     expect(Object.keys(index.routes)).toContain('/billing/v1/hello');
     expect(a.jobs.jobs.get('hello_tick')).toBeDefined();
     const audit = await a.db.query('select actor, action, object_id from billing_audit_log where object_type = $1', ['plugin']);
@@ -61,27 +56,34 @@ describe('plugins', () => {
   });
 
   it('appear on another instance sharing the database without a restart', async () => {
-    expect(await eventually(async () => (await webhook(b)).status === 200, 5000)).toBe(true);
+    await a.plugins.activate('hello', CLI);
+    await waitFor(async () => (await webhook(b)).status === 200, { timeoutMs: 5000, what: 'the other instance to serve the webhook' });
   });
 
   it('raise their own hooks for plugins that require them', async () => {
+    await a.plugins.activate('hello', CLI);
     await a.plugins.activate('hello-addon', CLI);
-    await eventually(() => b.plugins.isLoaded('hello-addon'));
+    await waitFor(() => b.plugins.isLoaded('hello-addon'), { what: 'the other instance to load hello-addon' });
     const res = await fetch(`${b.url}/wp-admin/admin-ajax.php`, { method: 'POST', body: new URLSearchParams({ action: 'hello_public' }) });
     expect(await res.json()).toEqual({ success: true, data: { greeting: 'Hello' } });
     expect(await events(a)).toContain('addon-heard:ajax:Hello');
   });
 
   it('refuse deactivation while another active plugin requires them', async () => {
+    await a.plugins.activate('hello', CLI);
+    await a.plugins.activate('hello-addon', CLI);
     await expect(a.plugins.deactivate('hello', CLI)).rejects.toMatchObject({ code: 'billing_plugin_dependency' });
   });
 
   it('deactivated through one instance disappear from the other within 5 s, keeping their data', async () => {
+    await a.plugins.activate('hello', CLI);
+    await a.plugins.activate('hello-addon', CLI);
+    await waitFor(async () => (await webhook(b)).status === 200, { timeoutMs: 5000, what: 'the other instance to serve the webhook' });
     await a.plugins.deactivate('hello-addon', CLI);
     await a.plugins.deactivate('hello', CLI);
     expect((await helloRoute(a)).status).toBe(404);
     const started = Date.now();
-    expect(await eventually(async () => (await webhook(b)).status === 400, 5000)).toBe(true);
+    await waitFor(async () => (await webhook(b)).status === 400, { timeoutMs: 5000, what: 'the other instance to drop the webhook' });
     expect(Date.now() - started).toBeLessThan(5000);
     expect((await helloRoute(b)).status).toBe(404);
     expect(b.jobs.jobs.get('hello_tick')).toBeUndefined();
@@ -90,18 +92,22 @@ describe('plugins', () => {
   });
 
   it('can be activated again without running their migrations twice', async () => {
+    await a.plugins.activate('hello', CLI); // active once, then not
+    await a.plugins.deactivate('hello-addon', CLI);
+    await a.plugins.deactivate('hello', CLI);
     await b.plugins.activate('hello', CLI);
     const applied = await a.db.query('select name from billing_migrations where owner = $1', ['plugin:hello']);
     expect(applied).toEqual([{ name: '0001_events' }]);
-    expect(await eventually(async () => (await webhook(a)).status === 200)).toBe(true);
+    await waitFor(async () => (await webhook(a)).status === 200, { what: 'the first instance to serve the webhook again' });
   });
 
   it('keep settings that can be set while the plugin is inactive, checked by its schema', async () => {
+    await a.plugins.deactivate('hello-addon', CLI);
     await a.plugins.deactivate('hello', CLI);
     await a.options.set('hello_greeting', 'Bonjour', CLI);
     await expect(a.options.set('hello_greeting', '', CLI)).rejects.toMatchObject({ code: 'billing_invalid_option' });
     await a.plugins.activate('hello', CLI);
     const res = await webhook(a);
-    expect((await json(res)).data.greeting).toBe('Bonjour');
+    expect((await res.json()).data.greeting).toBe('Bonjour');
   });
 });

@@ -1,25 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { Kernel } from '../../core/kernel.ts';
 import { UNREAD_BODY_LIMIT } from '../../core/http/ajax/ajax-dispatcher.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel } from '../helpers/kernel.ts';
-import { Browser, makeUser } from '../identity/support.ts';
+import { useService, Session } from '../../testing/index.ts';
 
-let db: TestDatabase;
+const svc = useService();
 let k: Kernel;
-let signedIn: Browser;
+let signedIn: Session;
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
-  await makeUser(k, 'clerk', 'administrator', 'clerk-pass-1');
-  signedIn = new Browser(k.url);
+  k = svc.kernel;
+  await svc.makeUser('clerk', 'administrator', 'clerk-pass-1');
+  signedIn = new Session(svc.url);
   expect((await signedIn.signIn('clerk', 'clerk-pass-1')).status).toBe(302);
-});
-
-afterAll(async () => {
-  await k?.stop();
-  await db?.drop();
 });
 
 // A body that parsing answers in its own way (400 with billing_bad_request as JSON): if the answer is
@@ -27,7 +19,7 @@ afterAll(async () => {
 const unreadable = '{"a":'.repeat(180 * 1024);
 const bigForm = (action: string) => `action=${action}&` + Array.from({ length: 5000 }, (_, i) => `f${i}=${'x'.repeat(30)}`).join('&');
 
-async function post(b: Browser | null, query: string, body: string, type: string) {
+async function post(b: Session | null, query: string, body: string, type: string) {
   const init = { method: 'POST', body, headers: { 'content-type': type } };
   const res = b ? await b.fetch(`/wp-admin/admin-ajax.php${query}`, init) : await fetch(`${k.url}/wp-admin/admin-ajax.php${query}`, init);
   return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };

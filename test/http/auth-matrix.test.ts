@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CLI } from '../../core/audit/audit.ts';
+import { resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { Kernel } from '../../core/kernel.ts';
 import { discoverPlugins } from '../../core/plugins/discovery.ts';
 import type { PluginDefinition } from '../../core/plugins/define-plugin.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootIdentityKernel, Browser, makeUser, type TestUser } from '../identity/support.ts';
+import { FIXTURE_PLUGINS } from '../helpers/kernel.ts';
+import { useService, Session, type TestUser } from '../../testing/index.ts';
 
 /**
  * The auth matrix: every role (and a visitor) against every REST route and AJAX action registered on a
@@ -31,11 +31,11 @@ const CONTRACT_ROLES: Record<string, string[] | 'every capability'> = {
 };
 const PLUGINS = ['hello', 'hello-addon', 'widgets'];
 
-let db: TestDatabase;
+const svc = useService({ pluginDirs: [FIXTURE_PLUGINS, resolve(import.meta.dirname, 'fixtures/plugins')], plugins: PLUGINS });
 let k: Kernel;
 let defs: PluginDefinition[];
 const users = new Map<string, TestUser>();
-const browsers = new Map<string, Browser>();
+const browsers = new Map<string, Session>();
 
 /** What the table says `role` holds, with the active plugins' roles and grants. */
 function holds(role: string, capability: string): boolean {
@@ -58,25 +58,18 @@ function samplePath(key: string): string {
 }
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = (await bootIdentityKernel(db.url)).kernel;
-  for (const p of PLUGINS) await k.plugins.activate(p, CLI);
+  k = svc.kernel;
   defs = (await discoverPlugins(k.config.pluginDirs, k.config.packageRoot))
     .map((p) => p.definition)
     .filter((d) => PLUGINS.includes(d.name));
   const roles = [...Object.keys(CONTRACT_ROLES), ...defs.flatMap((d) => (d.roles ?? []).map((r) => r.name))];
   for (const role of roles) {
     const login = `u_${role}`;
-    users.set(role, await makeUser(k, login, role, `${login}-password`));
-    const br = new Browser(k.url);
+    users.set(role, await svc.makeUser(login, role, `${login}-password`));
+    const br = new Session(svc.url);
     expect((await br.signIn(login, `${login}-password`)).status).toBe(302);
     browsers.set(role, br);
   }
-});
-
-afterAll(async () => {
-  await k?.stop();
-  await db?.drop();
 });
 
 interface Outcome {
@@ -109,7 +102,7 @@ describe('the auth matrix', () => {
         headers: { ...headers, 'content-type': 'application/json' },
         ...(method === 'GET' ? {} : { body: '{}' }),
       });
-      const visitor = await fetch(`${k.url}${url}`, init({}));
+      const visitor = await fetch(`${svc.url}${url}`, init({}));
       const vbody = await visitor.text();
       if (
         visitor.status !== 401 ||
@@ -121,7 +114,7 @@ describe('the auth matrix', () => {
       for (const role of users.keys()) {
         const allowed = route.capability === null || holds(role, route.capability);
         const answers = [
-          await fetch(`${k.url}${url}`, init({ authorization: users.get(role)!.authorization })),
+          await fetch(`${svc.url}${url}`, init({ authorization: users.get(role)!.authorization })),
           await browsers.get(role)!.fetch(url, init({ 'X-WP-Nonce': nonces.get(role)! })),
         ];
         for (const res of answers) {
@@ -150,9 +143,9 @@ describe('the auth matrix', () => {
   });
 
   it('REST: the namespace index is for signed-in users only', async () => {
-    expect((await fetch(`${k.url}/wp-json/billing/v1`)).status).toBe(401);
+    expect((await fetch(`${svc.url}/wp-json/billing/v1`)).status).toBe(401);
     for (const u of users.values())
-      expect((await fetch(`${k.url}/wp-json/billing/v1`, { headers: { authorization: u.authorization } })).status).toBe(200);
+      expect((await fetch(`${svc.url}/wp-json/billing/v1`, { headers: { authorization: u.authorization } })).status).toBe(200);
   });
 
   it('AJAX: visitors 0, bad nonces -1, billing_forbidden exactly when the table denies; public actions and webhooks open to all', async () => {
@@ -164,11 +157,11 @@ describe('the auth matrix', () => {
     const adminNonces = new Map<string, string>();
     for (const [role, br] of browsers) adminNonces.set(role, (await br.nonces()).admin);
     for (const { key: action, item: entry } of entries) {
-      const post = (br: Browser | null, fields: Record<string, string>) => {
+      const post = (br: Session | null, fields: Record<string, string>) => {
         const init = { method: 'POST', body: new URLSearchParams({ action, ...fields }) };
         return br
           ? br.fetch(`/wp-admin/admin-ajax.php?action=${encodeURIComponent(action)}`, init)
-          : fetch(`${k.url}/wp-admin/admin-ajax.php?action=${encodeURIComponent(action)}`, init);
+          : fetch(`${svc.url}/wp-admin/admin-ajax.php?action=${encodeURIComponent(action)}`, init);
       };
       const visitor = await post(null, {});
       const vbody = await visitor.text();

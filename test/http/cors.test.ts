@@ -1,28 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel } from '../helpers/kernel.ts';
-import { basic, makeUser, type TestUser } from '../identity/support.ts';
+import { useService, type TestUser, basic } from '../../testing/index.ts';
 
-let db: TestDatabase;
+const svc = useService();
 let k: Kernel;
 let viewer: TestUser;
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
-  viewer = await makeUser(k, 'viewer', 'billing_viewer');
+  k = svc.kernel;
+  viewer = await svc.makeUser('viewer', 'billing_viewer');
 });
 
-afterAll(async () => {
-  await k?.stop();
-  await db?.drop();
-});
+const get = (path: string, headers: Record<string, string> = {}) => svc.rest().get(path, headers);
 
-const get = (path: string, headers: Record<string, string> = {}) => fetch(`${k.url}/wp-json/billing/v1${path}`, { headers });
-
-function cors(res: Response) {
+function cors(res: { headers: Headers }) {
   return {
     origin: res.headers.get('access-control-allow-origin'),
     credentials: res.headers.get('access-control-allow-credentials'),
@@ -49,14 +41,14 @@ describe('CORS on /wp-json', () => {
   it('answers the null origin with no CORS grant at all', async () => {
     const res = await get('/invoices', { origin: 'null' });
     expect(cors(res)).toEqual({ origin: null, credentials: null, vary: 'Origin' });
-    const preflight = await fetch(`${k.url}/wp-json/billing/v1/invoices`, {
-      method: 'OPTIONS',
-      headers: { origin: 'null', 'access-control-request-method': 'POST' },
-    });
+    const preflight = await svc
+      .rest()
+      .request('OPTIONS', '/invoices', undefined, { origin: 'null', 'access-control-request-method': 'POST' });
     expect(cors(preflight)).toEqual({ origin: null, credentials: null, vary: 'Origin' });
   });
 
   it('refuses allowed origins that are not origins: the null origin, a wildcard, a path, another scheme', async () => {
+    await k.options.set('rest_allowed_origins', ['https://app.example.com'], CLI);
     for (const bad of [['null'], ['*'], ['https://app.example.com/path'], ['javascript:alert(1)'], 'https://app.example.com']) {
       await expect(k.options.set('rest_allowed_origins', bad as string[], CLI)).rejects.toMatchObject({ code: 'billing_invalid_option' });
     }
@@ -87,6 +79,6 @@ describe('the Basic challenge on a 401', () => {
     expect(await challenge({ cookie: 'billing_logged_in=x' })).toBeNull();
     // the body is the same 401 either way
     const res = await get('/invoices', { origin: 'https://app.example.com' });
-    expect(await res.json()).toMatchObject({ code: 'billing_rest_unauthenticated', data: { status: 401 } });
+    expect(res.body).toMatchObject({ code: 'billing_rest_unauthenticated', data: { status: 401 } });
   });
 });

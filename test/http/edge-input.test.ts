@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootIdentityKernel, Browser, makeUser, type TestUser } from '../identity/support.ts';
+import { FIXTURE_PLUGINS } from '../helpers/kernel.ts';
+import { useService, type Session, type TestUser } from '../../testing/index.ts';
 
 /**
  * Input of the kinds an attack sends (issue 14), against EVERY REST route and admin-ajax action in the
@@ -11,10 +12,13 @@ import { bootIdentityKernel, Browser, makeUser, type TestUser } from '../identit
  * body naming another document than the URL. Each must be a 4xx in the surface's shape, and nothing
  * may be written.
  */
-let db: TestDatabase;
+const svc = useService({
+  pluginDirs: [FIXTURE_PLUGINS, resolve(import.meta.dirname, 'fixtures/plugins')],
+  plugins: ['hello', 'hello-addon', 'widgets', 'example-gateway'],
+});
 let k: Kernel;
 let admin: TestUser;
-let browser: Browser;
+let browser: Session;
 let nonce: string;
 let invoiceId: number;
 
@@ -35,14 +39,13 @@ function routes(id: string = String(invoiceId)): Array<[string, string, string, 
   });
 }
 
+/** As the administrator, the body (exactly as given) only where the method takes one. */
 async function rest(method: string, path: string, opts: { query?: string; body?: string } = {}) {
-  const res = await fetch(`${k.url}/wp-json${path}${opts.query ? `?${opts.query}` : ''}`, {
-    method,
-    headers: { authorization: admin.authorization, 'content-type': 'application/json' },
-    ...(opts.body !== undefined && method !== 'GET' && method !== 'HEAD' ? { body: opts.body } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, text, json: safeJson(text) };
+  const body = opts.body !== undefined && method !== 'GET' && method !== 'HEAD' ? { raw: opts.body, type: 'application/json' } : undefined;
+  const res = await svc
+    .rest(admin)
+    .request(method, `/wp-json${path}${opts.query ? `?${opts.query}` : ''}`, body, { 'content-type': 'application/json' });
+  return { status: res.status, text: res.text, json: safeJson(res.text) };
 }
 
 function safeJson(text: string): any {
@@ -54,24 +57,15 @@ function safeJson(text: string): any {
 }
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = (await bootIdentityKernel(db.url)).kernel;
-  for (const p of ['hello', 'hello-addon', 'widgets', 'example-gateway']) await k.plugins.activate(p, CLI);
-  admin = await makeUser(k, 'edge', 'administrator', 'edge-password');
-  browser = new Browser(k.url);
-  await browser.signIn('edge', 'edge-password');
-  nonce = (await browser.nonces()).admin;
+  k = svc.kernel;
+  admin = await svc.makeUser('edge', 'administrator', 'edge-password');
+  ({ session: browser, nonce } = await svc.ajax('edge', 'edge-password'));
   invoiceId = (
     await k.api.invoices.create(
       { items: [{ name: 'Edge', quantity: 1, price: 10 }], status: 'available', customer_name: 'E' },
       { actor: CLI, source: 'api' },
     )
   ).id;
-});
-
-afterAll(async () => {
-  await k?.stop();
-  await db?.drop();
 });
 
 describe('every REST route', () => {
@@ -226,9 +220,9 @@ describe('every admin-ajax action', () => {
 describe('the pages', () => {
   it('answer a malformed escape with a 400, and a NUL in the sign-in form like a failed sign-in', async () => {
     for (const path of ['/billing/invoice/%ZZ', '/billing/quote/%ZZ/pdf', '/wp-admin/%ZZ']) {
-      expect([path, (await fetch(`${k.url}${path}`)).status]).toEqual([path, 400]);
+      expect([path, (await fetch(`${svc.url}${path}`)).status]).toEqual([path, 400]);
     }
-    const res = await fetch(`${k.url}/wp-login.php`, {
+    const res = await fetch(`${svc.url}/wp-login.php`, {
       method: 'POST',
       body: new URLSearchParams({ log: 'ed\u0000ge', pwd: 'edge-password' }),
       redirect: 'manual',

@@ -4,14 +4,12 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel } from '../helpers/kernel.ts';
-import { makeUser, type TestUser } from '../identity/support.ts';
+import { useService, type TestUser } from '../../testing/index.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CLIENT = join(ROOT, 'docs/examples/billing-client.ts');
 
-let db: TestDatabase;
+const svc = useService();
 let k: Kernel;
 let admin: TestUser;
 let dir: string;
@@ -49,15 +47,12 @@ function tsc(...files: string[]) {
 }
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
-  admin = await makeUser(k, 'boss', 'administrator');
+  k = svc.kernel;
+  admin = await svc.makeUser('boss', 'administrator');
   dir = mkdtempSync(join(tmpdir(), 'billing-openapi-client-'));
 });
 
-afterAll(async () => {
-  await k?.stop();
-  await db?.drop();
+afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

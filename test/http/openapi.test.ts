@@ -1,35 +1,30 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { validate as validateOpenApi } from '@readme/openapi-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { billing } from '../helpers/cli.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel } from '../helpers/kernel.ts';
-import { makeUser, type TestUser } from '../identity/support.ts';
 import { checkResponse } from '../helpers/response-check.ts';
+import { FIXTURE_PLUGINS } from '../helpers/kernel.ts';
+import { useService, type TestUser } from '../../testing/index.ts';
 
-let db: TestDatabase;
+const svc = useService({ pluginDirs: [FIXTURE_PLUGINS] });
 let k: Kernel;
 let admin: TestUser;
 let client: TestUser;
 
 type Json = Record<string, any>;
 
-async function get(path: string, user: TestUser | null = admin): Promise<{ status: number; body: any; headers: Headers }> {
-  const res = await fetch(`${k.url}/wp-json${path}`, { headers: user ? { authorization: user.authorization } : {} });
-  return { status: res.status, body: await res.json(), headers: res.headers };
+/** A path under /wp-json (the index itself is `/`). */
+function get(path: string, user: TestUser | null = admin) {
+  return svc.rest(user).get(`/wp-json${path}`);
 }
 
 async function send(method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<any> {
-  const res = await fetch(`${k.url}/wp-json/billing/v1${path}`, {
-    method,
-    headers: { authorization: admin.authorization, 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
+  const res = await svc.rest(admin).request(method, path, body, headers);
   expect(res.status).toBeLessThan(300);
-  return res.json();
+  return res.body;
 }
 
 const openapi = async (): Promise<Json> => (await get('/billing/v1/openapi.json')).body;
@@ -38,15 +33,9 @@ const openapi = async (): Promise<Json> => (await get('/billing/v1/openapi.json'
 const templated = (key: string) => key.replace(/\(\?P<(\w+)>(?:[^()]|\([^()]*\))*\)/g, '{$1}');
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
-  admin = await makeUser(k, 'boss', 'administrator');
-  client = await makeUser(k, 'acme', 'billing_client');
-});
-
-afterAll(async () => {
-  await k?.stop();
-  await db?.drop();
+  k = svc.kernel;
+  admin = await svc.makeUser('boss', 'administrator');
+  client = await svc.makeUser('acme', 'billing_client');
 });
 
 describe('GET /wp-json/billing/v1/openapi.json', () => {
@@ -148,7 +137,7 @@ describe('GET /wp-json/billing/v1/openapi.json', () => {
   });
 
   it('is what `billing openapi` prints', async () => {
-    const out = await billing(db.url, ['openapi', '--format', 'json'], { BASE_URL: k.url });
+    const out = await billing(svc.databaseUrl, ['openapi', '--format', 'json'], { BASE_URL: k.url });
     expect(out.code).toBe(0);
     expect(JSON.parse(out.stdout)).toEqual(await openapi());
   });
@@ -236,6 +225,8 @@ describe('the check every REST test runs (test/helpers/response-check.ts)', () =
   });
 
   it('refuses a body, a status or a content type the document does not describe', async () => {
+    const invoice = await send('POST', '/invoices', { status: 'available', items: [{ name: 'Work', quantity: 1, price: 50 }] });
+    await send('POST', `/invoices/${invoice.id}/payments`, { amount: 10, method: 'cash', status: 'completed' });
     const payment = (await get('/billing/v1/payments')).body[0] as Json;
     expect(payment).toBeDefined();
     await expect(checkResponse(request('GET', `/payments/${payment.id}`), answer(payment))).resolves.toBeUndefined();

@@ -1,19 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CLI } from '../../core/audit/audit.ts';
+import { resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootIdentityKernel, makeUser, type TestUser } from '../identity/support.ts';
+import { useService, type TestUser } from '../../testing/index.ts';
 
 /** Contract §4 collections, through the pagination helper (the `widgets` fixture: 23 items, 8 "Gear"). */
-let db: TestDatabase;
+const svc = useService({ pluginDirs: [resolve(import.meta.dirname, 'fixtures/plugins')], plugins: ['widgets'] });
 let k: Kernel;
 let user: TestUser;
 
-const get = (query: string, method = 'GET') =>
-  fetch(`${k.url}/wp-json/billing/v1/widgets${query}`, { method, headers: { authorization: user.authorization } });
+const get = (query: string, method = 'GET') => svc.rest(user).request(method, `/widgets${query}`);
 
 /** The prev/next URLs of a Link header, as [rel, query] pairs (the api.w.org link is always there too). */
-function links(res: Response): Record<string, Record<string, string>> {
+function links(res: { headers: Headers }): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {};
   for (const m of (res.headers.get('link') ?? '').matchAll(/<([^>]+)>; rel="([^"]+)"/g)) {
     if (m[2] === 'https://api.w.org/') continue;
@@ -25,22 +23,15 @@ function links(res: Response): Record<string, Record<string, string>> {
 }
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = (await bootIdentityKernel(db.url)).kernel;
-  await k.plugins.activate('widgets', CLI);
-  user = await makeUser(k, 'reader', 'subscriber');
-});
-
-afterAll(async () => {
-  await k?.stop();
-  await db?.drop();
+  k = svc.kernel;
+  user = await svc.makeUser('reader', 'subscriber');
 });
 
 describe('collections', () => {
   it('default to page 1 of 10, with X-WP-Total, X-WP-TotalPages and a next link', async () => {
     const res = await get('');
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = res.body;
     expect(body.map((w: { id: number }) => w.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(res.headers.get('x-wp-total')).toBe('23');
     expect(res.headers.get('x-wp-totalpages')).toBe('3');
@@ -52,13 +43,13 @@ describe('collections', () => {
   it('link prev and next keeping every query parameter', async () => {
     const res = await get('?search=e&per_page=2&page=2&orderby=x&_fields=id');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual([{ id: 4 }, { id: 5 }]); // "e": Gear and Sprocket, not Cog
+    expect(res.body).toEqual([{ id: 4 }, { id: 5 }]); // "e": Gear and Sprocket, not Cog
     expect(links(res)).toEqual({
       prev: { search: 'e', per_page: '2', page: '1', orderby: 'x', _fields: 'id' },
       next: { search: 'e', per_page: '2', page: '3', orderby: 'x', _fields: 'id' },
     });
     const last = await get('?per_page=5&page=5');
-    expect(await last.json()).toHaveLength(3);
+    expect(last.body).toHaveLength(3);
     expect(links(last)).toEqual({ prev: { per_page: '5', page: '4' } });
   });
 
@@ -68,20 +59,20 @@ describe('collections', () => {
     for (const bad of ['101', '0', '-1', 'ten', '2.5']) {
       const res = await get(`?per_page=${bad}`);
       expect(res.status).toBe(400);
-      const body = await res.json();
+      const body = res.body;
       expect(body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { per_page: expect.any(String) } } });
     }
     for (const bad of ['0', '-3', 'x']) {
       const res = await get(`?page=${bad}`);
       expect(res.status).toBe(400);
-      expect((await res.json()).data.params).toHaveProperty('page');
+      expect(res.body.data.params).toHaveProperty('page');
     }
   });
 
   it('answer 400 billing_rest_invalid_page_number past the last page', async () => {
     const res = await get('?page=4');
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({
+    expect(res.body).toEqual({
       code: 'billing_rest_invalid_page_number',
       message: 'The page number requested is larger than the number of pages available.',
       data: { status: 400 },
@@ -92,7 +83,7 @@ describe('collections', () => {
     for (const q of ['?search=nothing-matches', '?search=nothing-matches&page=3']) {
       const res = await get(q);
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual([]);
+      expect(res.body).toEqual([]);
       expect(res.headers.get('x-wp-total')).toBe('0');
       expect(res.headers.get('x-wp-totalpages')).toBe('0');
       expect(links(res)).toEqual(q.includes('page=3') ? { prev: { search: 'nothing-matches', page: '1' } } : {});
@@ -103,10 +94,10 @@ describe('collections', () => {
     const head = await get('?per_page=5', 'HEAD');
     expect(head.status).toBe(200);
     expect(head.headers.get('x-wp-total')).toBe('23');
-    expect(await head.text()).toBe('');
-    const env = await (await get('?per_page=5&page=9&_envelope')).json();
+    expect(head.text).toBe('');
+    const env = (await get('?per_page=5&page=9&_envelope')).body;
     expect(env).toMatchObject({ status: 400, body: { code: 'billing_rest_invalid_page_number' } });
-    const ok = await (await get('?per_page=20&_envelope')).json();
+    const ok = (await get('?per_page=20&_envelope')).body;
     expect(ok).toMatchObject({ status: 200, headers: { 'X-WP-Total': '23', 'X-WP-TotalPages': '2' } });
     expect(ok.body).toHaveLength(20);
   });

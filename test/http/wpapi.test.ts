@@ -1,25 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import WPAPI from 'wpapi';
-import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootIdentityKernel, makeUser, type TestUser } from '../identity/support.ts';
+import { useService, type TestUser } from '../../testing/index.ts';
 
 /** The real `wpapi` client, unmodified, against a running server (issue 3, "Tests that must exist"). */
-let db: TestDatabase;
+const svc = useService({ pluginDirs: [resolve(import.meta.dirname, 'fixtures/plugins')], plugins: ['widgets'] });
 let k: Kernel;
 let viewer: TestUser;
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = (await bootIdentityKernel(db.url)).kernel;
-  await k.plugins.activate('widgets', CLI);
-  viewer = await makeUser(k, 'viewer', 'billing_viewer');
-});
-
-afterAll(async () => {
-  await k?.stop();
-  await db?.drop();
+  k = svc.kernel;
+  viewer = await svc.makeUser('viewer', 'billing_viewer');
 });
 
 const credentials = () => ({ username: 'viewer', password: viewer.appPassword });
@@ -68,7 +60,7 @@ describe('the wpapi client', () => {
       code: 'billing_rest_not_found',
       data: { status: 404 },
     });
-    const admin = await makeUser(k, 'boss', 'administrator');
+    const admin = await svc.makeUser('boss', 'administrator');
     const created = await site.widgets().auth({ username: 'boss@example.com', password: admin.appPassword }).create({ name: 'Flange' });
     expect(created).toEqual({ id: 24, name: 'Flange' });
     // the viewer may read but not create

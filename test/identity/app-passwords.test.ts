@@ -1,29 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, usingPostgres, type TestDatabase } from '../helpers/database.ts';
-import { eventually } from '../helpers/kernel.ts';
-import { basic, bootIdentityKernel, makeUser, type TestUser } from './support.ts';
+import { basic, bootKernel, RestClient, useService, usingPostgres, waitFor, type TestUser } from '../../testing/index.ts';
 
-let db: TestDatabase;
+const svc = useService();
 let a: Kernel;
 let b: Kernel;
 let alice: TestUser;
 
-const me = (k: Kernel, authorization?: string) =>
-  fetch(`${k.url}/wp-json/billing/v1/users/me`, { headers: authorization ? { authorization } : {} });
+const me = (k: Kernel, authorization?: string) => new RestClient(k.url, authorization ?? null).get('/users/me');
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  a = (await bootIdentityKernel(db.url)).kernel;
-  b = (await bootIdentityKernel(db.url)).kernel;
-  alice = await makeUser(a, 'alice', 'billing_viewer');
-});
-
-afterAll(async () => {
-  await a?.stop();
-  await b?.stop();
-  await db?.drop();
+  a = svc.kernel;
+  b = await bootKernel(svc.databaseUrl);
+  svc.beforeStop(() => b.stop());
+  alice = await svc.makeUser('alice', 'billing_viewer');
 });
 
 describe('application passwords', () => {
@@ -31,7 +22,7 @@ describe('application passwords', () => {
     for (const name of ['alice', 'ALICE', 'alice@example.com', 'Alice@Example.com']) {
       const res = await me(a, basic(name, alice.appPassword));
       expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({ id: alice.id, login: 'alice', roles: ['billing_viewer'] });
+      expect(res.body).toMatchObject({ id: alice.id, login: 'alice', roles: ['billing_viewer'] });
       expect(res.headers.get('cache-control')).toContain('no-store');
     }
     expect((await me(a, basic('alice', alice.appPassword.replace(/ /g, '')))).status).toBe(200);
@@ -39,7 +30,7 @@ describe('application passwords', () => {
   });
 
   it('answer one and the same 401 whatever failed, so user names cannot be probed', async () => {
-    const other = await makeUser(a, 'bob', 'subscriber');
+    const other = await svc.makeUser('bob', 'subscriber');
     const attempts = {
       none: undefined,
       wrongPassword: basic('alice', 'abcd efgh ijkl mnop qrst uvwx'),
@@ -57,7 +48,7 @@ describe('application passwords', () => {
       answers.push({
         cause,
         status: res.status,
-        body: await res.text(),
+        body: res.text,
         www: res.headers.get('www-authenticate'),
         cache: res.headers.get('cache-control'),
       });
@@ -151,25 +142,28 @@ describe('application passwords', () => {
   });
 
   it('carry a role change to the next request on every instance', async () => {
-    const dave = await makeUser(a, 'dave', 'billing_viewer');
-    expect(await (await me(b, dave.authorization)).json()).toMatchObject({ roles: ['billing_viewer'] });
+    const dave = await svc.makeUser('dave', 'billing_viewer');
+    expect((await me(b, dave.authorization)).body).toMatchObject({ roles: ['billing_viewer'] });
     await a.identity.users.setRole('dave', 'editor', CLI);
-    expect(await (await me(b, dave.authorization)).json()).toMatchObject({ roles: ['editor'] });
-    expect(await (await me(a, dave.authorization)).json()).toMatchObject({ roles: ['editor'] });
+    expect((await me(b, dave.authorization)).body).toMatchObject({ roles: ['editor'] });
+    expect((await me(a, dave.authorization)).body).toMatchObject({ roles: ['editor'] });
   });
 
   it('are looked up once per instance while the change feed is live, and dropped by a change made in SQL', async () => {
-    const erin = await makeUser(a, 'erin', 'billing_viewer');
+    const erin = await svc.makeUser('erin', 'billing_viewer');
     expect((await me(b, erin.authorization)).status).toBe(200);
     // cached: on PostgreSQL through the LISTEN feed, on the embedded database through its serving process
     expect(b.identity.credentials.size).toBeGreaterThan(0);
     // a change the services never saw (psql, another program) is announced by the table's trigger
     await a.db.query(`delete from billing_app_passwords where user_id = $1`, [erin.id]);
-    expect(await eventually(async () => (await me(b, erin.authorization)).status === 401, 2000)).toBe(true);
+    await waitFor(async () => (await me(b, erin.authorization)).status === 401, {
+      timeoutMs: 2000,
+      what: 'instance b to refuse the deleted password',
+    });
   });
 
   it('stop working when their user is deleted', async () => {
-    const carol = await makeUser(a, 'carol', 'billing_viewer');
+    const carol = await svc.makeUser('carol', 'billing_viewer');
     expect((await me(b, carol.authorization)).status).toBe(200);
     await a.identity.users.delete('carol', CLI);
     expect((await me(b, carol.authorization)).status).toBe(401);
@@ -188,6 +182,6 @@ describe('application passwords', () => {
 
   it('leave the public index public, whatever credentials come with it', async () => {
     expect((await fetch(`${a.url}/wp-json/`, { headers: { authorization: basic('x', 'y') } })).status).toBe(200);
-    expect(await eventually(async () => (await me(b, alice.authorization)).status === 200)).toBe(true);
+    await waitFor(async () => (await me(b, alice.authorization)).status === 200, { what: "instance b to take alice's password" });
   });
 });

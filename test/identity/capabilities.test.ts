@@ -1,27 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { AuthUser } from '../../core/http/auth.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { eventually } from '../helpers/kernel.ts';
-import { ajax, bootIdentityKernel, Browser, makeUser } from './support.ts';
+import { bootKernel, useService, waitFor } from '../../testing/index.ts';
+import { FIXTURE_PLUGINS } from '../helpers/kernel.ts';
 
-let db: TestDatabase;
+/** The fixture plugins, and the HTTP tests' `widgets` (a plugin declaring a role and a capability). */
+const pluginDirs = [FIXTURE_PLUGINS, resolve(import.meta.dirname, '../http/fixtures/plugins')];
+const svc = useService({ pluginDirs });
 let k: Kernel;
 let other: Kernel;
 
 const as = (id: number, login: string, role: string): AuthUser => ({ id, login, roles: [role] });
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = (await bootIdentityKernel(db.url)).kernel;
-  other = (await bootIdentityKernel(db.url)).kernel;
-});
-
-afterAll(async () => {
-  await k?.stop();
-  await other?.stop();
-  await db?.drop();
+  k = svc.kernel;
+  other = await bootKernel(svc.databaseUrl, { pluginDirs });
+  svc.beforeStop(() => other.stop());
 });
 
 describe('userCan', () => {
@@ -67,18 +63,11 @@ describe('userCan', () => {
 
   it('is what REST and AJAX ask: the filter changes both alike', async () => {
     await k.plugins.activate('widgets', CLI);
-    const ed = await makeUser(k, 'ed', 'editor', 'ed-pass-1');
-    const br = new Browser(k.url);
-    await br.signIn('ed', 'ed-pass-1');
-    const { admin } = await br.nonces();
-    const post = () =>
-      fetch(`${k.url}/wp-json/billing/v1/widgets`, {
-        method: 'POST',
-        headers: { authorization: ed.authorization, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'x' }),
-      });
+    const ed = await svc.makeUser('ed', 'editor', 'ed-pass-1');
+    const br = await svc.ajax('ed', 'ed-pass-1');
+    const post = () => svc.rest(ed).post('/widgets', { name: 'x' });
     expect((await post()).status).toBe(201);
-    expect(await (await ajax(br, { action: 'widgets_touch', _wpnonce: admin })).json()).toEqual({ success: true, data: { touched: true } });
+    expect((await br.call('widgets_touch')).body).toEqual({ success: true, data: { touched: true } });
     const off = k.hooks.addFilter(
       'billing_user_has_cap',
       (allcaps, _caps, args) => (args[1] === ed.id ? { ...allcaps, widgets_manage: false } : allcaps),
@@ -88,10 +77,10 @@ describe('userCan', () => {
     try {
       const res = await post();
       expect(res.status).toBe(403);
-      expect((await res.json()).code).toBe('billing_rest_forbidden');
-      const a = await ajax(br, { action: 'widgets_touch', _wpnonce: admin });
+      expect(res.body.code).toBe('billing_rest_forbidden');
+      const a = await br.call('widgets_touch');
       expect(a.status).toBe(403);
-      expect((await a.json()).data.code).toBe('billing_forbidden');
+      expect(a.body.data.code).toBe('billing_forbidden');
     } finally {
       off();
     }
@@ -99,9 +88,11 @@ describe('userCan', () => {
 });
 
 describe('roles and capabilities declared by plugins', () => {
+  beforeAll(() => k.plugins.activate('widgets', CLI)); // already active when the REST and AJAX test ran
+
   it('exist while the plugin is active, on every instance, and the administrator holds the new capabilities', async () => {
-    // widgets is active (above): its capability, role and grant
-    expect(await eventually(() => other.plugins.isLoaded('widgets'))).toBe(true);
+    // widgets is active: its capability, role and grant
+    await waitFor(() => other.plugins.isLoaded('widgets'), { what: 'the other instance to load widgets' });
     for (const inst of [k, other]) {
       expect(inst.identity.roles.has('widget_keeper')).toBe(true);
       expect(await inst.identity.userCan(as(1, 'admin', 'administrator'), 'widgets_manage')).toBe(true);
@@ -109,12 +100,13 @@ describe('roles and capabilities declared by plugins', () => {
       expect(await inst.identity.userCan(as(3, 'kim', 'widget_keeper'), 'widgets_manage')).toBe(true);
       expect(await inst.identity.userCan(as(4, 'sub', 'subscriber'), 'widgets_manage')).toBe(false);
     }
-    await k.identity.users.create({ login: 'kim', email: 'kim@example.com', role: 'widget_keeper' }, CLI);
   });
 
   it('are gone when it is deactivated; users keep the role, which then grants nothing', async () => {
+    await k.identity.users.create({ login: 'kim', email: 'kim@example.com', role: 'widget_keeper' }, CLI);
+    await k.identity.users.create({ login: 'ed-2', email: 'ed-2@example.com', role: 'editor' }, CLI);
     await k.plugins.deactivate('widgets', CLI);
-    expect(await eventually(() => !other.plugins.isLoaded('widgets'))).toBe(true);
+    await waitFor(() => !other.plugins.isLoaded('widgets'), { what: 'the other instance to unload widgets' });
     for (const inst of [k, other]) {
       expect(inst.identity.roles.has('widget_keeper')).toBe(false);
       expect(inst.identity.roles.allCapabilities()).not.toContain('widgets_manage');
@@ -122,7 +114,7 @@ describe('roles and capabilities declared by plugins', () => {
       expect(await inst.identity.userCan(as(3, 'kim', 'widget_keeper'), 'read')).toBe(false);
     }
     expect((await k.identity.users.require('kim')).role).toBe('widget_keeper');
-    await expect(k.identity.users.setRole('ed', 'widget_keeper', CLI)).rejects.toMatchObject({ code: 'billing_invalid_argument' });
+    await expect(k.identity.users.setRole('ed-2', 'widget_keeper', CLI)).rejects.toMatchObject({ code: 'billing_invalid_argument' });
   });
 });
 
@@ -184,7 +176,7 @@ describe('billing_user_has_cap fails closed, and decides per object on every sur
   });
 
   it('gives the answer of a missing document to a user denied that one document, on REST and admin-ajax alike', async () => {
-    const owner = await makeUser(k, 'objowner', 'administrator', 'objowner-pass');
+    const owner = await svc.makeUser('objowner', 'administrator', 'objowner-pass');
     const create = (title: string) =>
       k.api.invoices.create(
         { items: [{ name: 'Work', quantity: 1, price: 100 }], title, status: 'available', customer_name: 'C' },
@@ -202,10 +194,8 @@ describe('billing_user_has_cap fails closed, and decides per object on every sur
     );
     try {
       const rest = (method: string, path: string) =>
-        fetch(`${k.url}/wp-json/billing/v1${path}`, {
-          method,
-          headers: { authorization: owner.authorization, 'content-type': 'application/json' },
-          ...(method === 'POST' ? { body: JSON.stringify({ amount: 1, reason: 'test' }) } : {}),
+        svc.rest(owner).request(method, path, method === 'POST' ? { amount: 1, reason: 'test' } : undefined, {
+          'content-type': 'application/json',
         });
       for (const [method, path] of [
         ['GET', `/invoices/${hidden.id}`],
@@ -216,17 +206,15 @@ describe('billing_user_has_cap fails closed, and decides per object on every sur
         ['POST', `/payments/${payment.id}/refund`],
       ] as const) {
         const res = await rest(method, path);
-        expect([path, res.status, ((await res.json()) as any).code]).toEqual([path, 404, 'billing_rest_not_found']);
+        expect([path, res.status, res.body.code]).toEqual([path, 404, 'billing_rest_not_found']);
       }
       expect((await rest('GET', `/invoices/${shown.id}`)).status).toBe(200);
       expect((await rest('GET', `/payments/${payment.id + 1000}`)).status).toBe(404);
 
-      const browser = new Browser(k.url);
-      await browser.signIn('objowner', 'objowner-pass');
-      const { admin } = await browser.nonces();
-      const denied = await ajax(browser, { action: 'billing_duplicate_invoice', id: String(hidden.id), _wpnonce: admin });
-      expect([denied.status, ((await denied.json()) as any).data.code]).toEqual([404, 'billing_rest_not_found']);
-      const allowed = await ajax(browser, { action: 'billing_duplicate_invoice', id: String(shown.id), _wpnonce: admin });
+      const browser = await svc.ajax('objowner', 'objowner-pass');
+      const denied = await browser.call('billing_duplicate_invoice', { id: String(hidden.id) });
+      expect([denied.status, denied.body.data.code]).toEqual([404, 'billing_rest_not_found']);
+      const allowed = await browser.call('billing_duplicate_invoice', { id: String(shown.id) });
       expect(allowed.status).toBe(200);
       expect((await k.api.invoices.get(hidden.id)).trashed).toBe(false);
     } finally {

@@ -2,13 +2,20 @@ import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import pino from 'pino';
 import { loadConfig } from '../../core/config.ts';
+import type { Config } from '../../core/config.ts';
 import { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { freePort } from '../helpers/kernel.ts';
-import { basic, bootIdentityKernel, Browser } from './support.ts';
+import { basic, bootKernel, freePort, freshDatabase, RestClient, Session, type TestDatabase } from '../../testing/index.ts';
 
+// Each test starts on a database of its own (the first start is what is tested), so no `useService` here.
 const dbs: TestDatabase[] = [];
 const kernels: Kernel[] = [];
+
+/** A kernel on `databaseUrl`, keeping what its start announced (the one-time admin credentials). */
+async function boot(databaseUrl: string, config: Partial<Config> = {}): Promise<{ kernel: Kernel; announced: string[] }> {
+  const announced: string[] = [];
+  const kernel = await bootKernel(databaseUrl, { config, announce: (t) => announced.push(t) });
+  return { kernel, announced };
+}
 
 async function fresh(): Promise<TestDatabase> {
   const db = await freshDatabase();
@@ -56,9 +63,9 @@ describe('the first start', () => {
 
     const admin = await k.identity.users.require('admin');
     expect(admin.role).toBe('administrator');
-    const res = await fetch(`${k.url}/wp-json/billing/v1/users/me`, { headers: { authorization: basic('admin', app) } });
+    const res = await new RestClient(k.url, basic('admin', app)).get('/users/me');
     expect(res.status).toBe(200);
-    const br = new Browser(k.url);
+    const br = new Session(k.url);
     expect((await br.signIn('admin', password)).status).toBe(302);
     expect((await br.fetch('/wp-admin/plugins.php')).status).toBe(200);
 
@@ -69,7 +76,7 @@ describe('the first start', () => {
     expect(logged).not.toContain(app.replace(/ /g, ''));
 
     // the next start, and any other instance, prints nothing and creates nothing
-    const again = await bootIdentityKernel(db.url);
+    const again = await boot(db.url);
     kernels.push(again.kernel);
     expect(again.announced).toEqual([]);
     expect(await again.kernel.identity.users.count()).toBe(1);
@@ -77,16 +84,16 @@ describe('the first start', () => {
 
   it('uses BILLING_ADMIN_PASSWORD instead of printing a password', async () => {
     const db = await fresh();
-    const { kernel: k, announced } = await bootIdentityKernel(db.url, { adminPassword: 'chosen-by-the-operator' });
+    const { kernel: k, announced } = await boot(db.url, { adminPassword: 'chosen-by-the-operator' });
     kernels.push(k);
     expect(announced[0]).not.toContain('chosen-by-the-operator');
     expect(announced[0]).toContain('BILLING_ADMIN_PASSWORD');
-    expect((await new Browser(k.url).signIn('admin', 'chosen-by-the-operator')).status).toBe(302);
+    expect((await new Session(k.url).signIn('admin', 'chosen-by-the-operator')).status).toBe(302);
   });
 
   it('happens once when several instances start together', async () => {
     const db = await fresh();
-    const started = await Promise.all([bootIdentityKernel(db.url), bootIdentityKernel(db.url), bootIdentityKernel(db.url)]);
+    const started = await Promise.all([boot(db.url), boot(db.url), boot(db.url)]);
     kernels.push(...started.map((s) => s.kernel));
     expect(started.flatMap((s) => s.announced)).toHaveLength(1);
     expect(await started[0]!.kernel.identity.users.count()).toBe(1);
@@ -106,8 +113,8 @@ describe('the first start', () => {
 describe('the secret', () => {
   it('is made once and kept in the database when SECRET_KEY is unset, so instances agree', async () => {
     const db = await fresh();
-    const a = (await bootIdentityKernel(db.url)).kernel;
-    const b = (await bootIdentityKernel(db.url)).kernel;
+    const a = (await boot(db.url)).kernel;
+    const b = (await boot(db.url)).kernel;
     kernels.push(a, b);
     const rows = await a.db.query<{ value: string }>('select value from billing_secrets');
     expect(rows).toHaveLength(1);
@@ -118,10 +125,10 @@ describe('the secret', () => {
 
   it('is SECRET_KEY when set, and then nothing is stored', async () => {
     const db = await fresh();
-    const a = (await bootIdentityKernel(db.url, { secretKey: 'from-the-environment' })).kernel;
+    const a = (await boot(db.url, { secretKey: 'from-the-environment' })).kernel;
     kernels.push(a);
     expect(await a.db.query('select 1 from billing_secrets')).toEqual([]);
-    const b = (await bootIdentityKernel(db.url)).kernel; // an instance without it: another secret
+    const b = (await boot(db.url)).kernel; // an instance without it: another secret
     kernels.push(b);
     const user = { id: 1, login: 'admin', roles: ['administrator'] };
     expect(b.identity.checkNonce(a.identity.createNonce('billing_admin', user), 'billing_admin', user)).toBe(false);

@@ -1,32 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { ajax, bootIdentityKernel, Browser, makeUser, meta } from './support.ts';
+import { bootKernel, meta, Session, useService } from '../../testing/index.ts';
+import { FIXTURE_PLUGINS } from '../helpers/kernel.ts';
 
-let db: TestDatabase;
+const svc = useService({ pluginDirs: [FIXTURE_PLUGINS] });
 let a: Kernel;
 let b: Kernel;
 
-const rest = (br: Browser, path: string, nonce?: string, init: RequestInit = {}) =>
+/** REST as a signed-in browser: its cookies, and the REST nonce when given. */
+const rest = (br: Session, path: string, nonce?: string, init: RequestInit = {}) =>
   br.fetch(`/wp-json/billing/v1${path}`, {
     ...init,
     headers: { ...(nonce === undefined ? {} : { 'X-WP-Nonce': nonce }), ...(init.headers as object) },
   });
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  a = (await bootIdentityKernel(db.url)).kernel;
-  b = (await bootIdentityKernel(db.url)).kernel;
-  await makeUser(a, 'vera', 'billing_viewer', 'vera-pass-1');
-  await makeUser(a, 'sam', 'subscriber', 'sam-pass-1');
+  a = svc.kernel;
+  b = await bootKernel(svc.databaseUrl, { pluginDirs: [FIXTURE_PLUGINS] });
+  svc.beforeStop(() => b.stop());
+  await svc.makeUser('vera', 'billing_viewer', 'vera-pass-1');
+  await svc.makeUser('sam', 'subscriber', 'sam-pass-1');
   await a.identity.users.create({ login: 'root2', email: 'root2@example.com', role: 'administrator', password: 'root-pass-1' }, CLI);
-});
-
-afterAll(async () => {
-  await a?.stop();
-  await b?.stop();
-  await db?.drop();
 });
 
 describe('the login form', () => {
@@ -49,7 +44,7 @@ describe('the login form', () => {
       ['', ''],
       ['vera', ''],
     ]) {
-      const br = new Browser(a.url);
+      const br = new Session(a.url);
       const res = await br.signIn(log!, pwd!);
       expect(res.status).toBe(200);
       expect(br.cookies.size).toBe(0);
@@ -60,7 +55,7 @@ describe('the login form', () => {
   });
 
   it('escapes what it prints back', async () => {
-    const res = await new Browser(a.url).signIn('"><script>alert(1)</script>', 'x');
+    const res = await new Session(a.url).signIn('"><script>alert(1)</script>', 'x');
     const page = await res.text();
     expect(page).not.toContain('<script>alert(1)</script>');
     expect(page).toContain('&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
@@ -68,7 +63,7 @@ describe('the login form', () => {
 
   it('signs in with the login or the e-mail: an HttpOnly, SameSite=Lax session cookie and a redirect to /wp-admin/', async () => {
     for (const log of ['vera', 'VERA@example.com']) {
-      const br = new Browser(a.url);
+      const br = new Session(a.url);
       const res = await br.signIn(log, 'vera-pass-1');
       expect(res.status).toBe(302);
       expect(res.headers.get('location')).toBe('/wp-admin/');
@@ -86,7 +81,7 @@ describe('the login form', () => {
   });
 
   it('remembers a session for 14 days when asked', async () => {
-    const br = new Browser(a.url);
+    const br = new Session(a.url);
     await br.signIn('sam', 'sam-pass-1', true);
     expect(br.lastSetCookie[0]).toContain(`Max-Age=${14 * 24 * 3600}`);
     const rows = await a.db.query<{ days: number }>(
@@ -96,7 +91,7 @@ describe('the login form', () => {
   });
 
   it('rotates the session on every sign-in: the old token stops working', async () => {
-    const br = new Browser(a.url);
+    const br = new Session(a.url);
     await br.signIn('vera', 'vera-pass-1');
     const first = br.cookies.get('billing_logged_in')!;
     await br.signIn('vera', 'vera-pass-1');
@@ -113,7 +108,7 @@ describe('the login form', () => {
       ['https://evil.example/', '/wp-admin/'],
       ['//evil.example/wp-admin/', '/wp-admin/'],
     ]) {
-      const br = new Browser(a.url);
+      const br = new Session(a.url);
       const res = await br.fetch('/wp-login.php', {
         method: 'POST',
         body: new URLSearchParams({ log: 'vera', pwd: 'vera-pass-1', redirect_to: to! }),
@@ -123,10 +118,10 @@ describe('the login form', () => {
   });
 
   it('sends the Secure flag when the site is served over https', async () => {
-    const https = (await bootIdentityKernel(db.url, { baseUrl: 'https://billing.example.com' })).kernel;
+    const https = await bootKernel(svc.databaseUrl, { config: { baseUrl: 'https://billing.example.com' } });
     try {
       const port = new URL(https.url).port;
-      const br = new Browser(`http://127.0.0.1:${port}`);
+      const br = new Session(`http://127.0.0.1:${port}`);
       await br.signIn('vera', 'vera-pass-1');
       expect(br.lastSetCookie[0]).toMatch(/; Secure$/);
     } finally {
@@ -143,9 +138,9 @@ describe('the admin shell', () => {
   });
 
   it('embeds both nonces and a logout link for whoever is signed in, on any instance', async () => {
-    const br = new Browser(a.url);
+    const br = new Session(a.url);
     await br.signIn('vera', 'vera-pass-1');
-    const onB = new Browser(b.url);
+    const onB = new Session(b.url);
     for (const [k, v] of br.cookies) onB.cookies.set(k, v);
     for (const browser of [br, onB]) {
       const res = await browser.fetch('/wp-admin/');
@@ -170,7 +165,7 @@ describe('the admin shell', () => {
       CLI,
     );
     await a.options.set('company_name', 'Acme <b>"&"</b>', CLI);
-    const br = new Browser(a.url);
+    const br = new Session(a.url);
     await br.signIn('mallory', 'mallory-pass');
     const page = await (await br.fetch('/wp-admin/')).text();
     expect(page).not.toContain('<img src=x');
@@ -180,11 +175,11 @@ describe('the admin shell', () => {
   });
 
   it('shows the Plugins screen only to those who may manage options', async () => {
-    const sam = new Browser(a.url);
+    const sam = new Session(a.url);
     await sam.signIn('sam', 'sam-pass-1');
     expect((await sam.fetch('/wp-admin/plugins.php')).status).toBe(403);
     expect(await (await sam.fetch('/wp-admin/')).text()).not.toContain('plugins.php');
-    const root = new Browser(a.url);
+    const root = new Session(a.url);
     await root.signIn('root2', 'root-pass-1');
     const res = await root.fetch('/wp-admin/plugins.php');
     expect(res.status).toBe(200);
@@ -197,7 +192,7 @@ describe('the admin shell', () => {
 
 describe('cookies and nonces on REST and AJAX', () => {
   it('REST: a cookie with its X-WP-Nonce signs in; without a nonce it is nobody; with a bad one 403', async () => {
-    const br = new Browser(a.url);
+    const br = new Session(a.url);
     await br.signIn('vera', 'vera-pass-1');
     const { rest: nonce, admin } = await br.nonces();
     const ok = await rest(br, '/users/me', nonce);
@@ -215,7 +210,7 @@ describe('cookies and nonces on REST and AJAX', () => {
       expect(await res.json()).toEqual({ code: 'rest_cookie_invalid_nonce', message: 'Cookie check failed', data: { status: 403 } });
     }
     // another user's nonce is a bad nonce
-    const other = new Browser(a.url);
+    const other = new Session(a.url);
     await other.signIn('sam', 'sam-pass-1');
     expect((await rest(other, '/users/me', nonce)).status).toBe(403);
   });
@@ -228,7 +223,7 @@ describe('cookies and nonces on REST and AJAX', () => {
   });
 
   it('admin-ajax.php?action=rest-nonce hands a signed-in user a fresh wp_rest nonce as text', async () => {
-    const br = new Browser(a.url);
+    const br = new Session(a.url);
     await br.signIn('vera', 'vera-pass-1');
     const res = await br.fetch('/wp-admin/admin-ajax.php?action=rest-nonce');
     expect(res.status).toBe(200);
@@ -240,31 +235,28 @@ describe('cookies and nonces on REST and AJAX', () => {
   });
 
   it('AJAX: -1 for a bad nonce, billing_forbidden without the capability, success with both', async () => {
-    const root = new Browser(a.url);
-    await root.signIn('root2', 'root-pass-1');
-    const { admin } = await root.nonces();
-    const sam = new Browser(a.url);
-    await sam.signIn('sam', 'sam-pass-1');
-    const samNonces = await sam.nonces();
+    const root = await svc.ajax('root2', 'root-pass-1');
+    const admin = root.nonce;
+    const sam = await svc.ajax('sam', 'sam-pass-1');
 
-    const bad = await ajax(root, { action: 'billing_activate_plugin', plugin: 'hello', _wpnonce: 'deadbeef00' });
-    expect([bad.status, await bad.text()]).toEqual([403, '-1']);
-    const missing = await ajax(root, { action: 'billing_activate_plugin', plugin: 'hello' });
-    expect([missing.status, await missing.text()]).toEqual([403, '-1']);
+    const bad = await root.post({ action: 'billing_activate_plugin', plugin: 'hello', _wpnonce: 'deadbeef00' });
+    expect([bad.status, bad.text]).toEqual([403, '-1']);
+    const missing = await root.post({ action: 'billing_activate_plugin', plugin: 'hello' });
+    expect([missing.status, missing.text]).toEqual([403, '-1']);
     // sam's own nonce is valid, but sam may not manage plugins
-    const forbidden = await ajax(sam, { action: 'billing_activate_plugin', plugin: 'hello', _wpnonce: samNonces.admin });
+    const forbidden = await sam.post({ action: 'billing_activate_plugin', plugin: 'hello', _wpnonce: sam.nonce });
     expect(forbidden.status).toBe(403);
-    expect(await forbidden.json()).toEqual({ success: false, data: { code: 'billing_forbidden', message: expect.any(String) } });
+    expect(forbidden.body).toEqual({ success: false, data: { code: 'billing_forbidden', message: expect.any(String) } });
     // root's nonce does not work with sam's cookie
-    expect((await ajax(sam, { action: 'billing_activate_plugin', plugin: 'hello', _wpnonce: admin })).status).toBe(403);
+    expect((await sam.post({ action: 'billing_activate_plugin', plugin: 'hello', _wpnonce: admin })).status).toBe(403);
 
-    const done = await ajax(root, { action: 'billing_activate_plugin', plugin: 'hello', _wpnonce: admin });
-    expect(await done.json()).toEqual({ success: true, data: { plugin: 'hello', active: true } });
+    const done = await root.post({ action: 'billing_activate_plugin', plugin: 'hello', _wpnonce: admin });
+    expect(done.body).toEqual({ success: true, data: { plugin: 'hello', active: true } });
     expect((await a.plugins.list()).find((p) => p.name === 'hello')!.active).toBe(true);
-    const unknown = await ajax(root, { action: 'billing_activate_plugin', plugin: 'nope', _wpnonce: admin });
-    expect(await unknown.json()).toMatchObject({ success: false, data: { code: 'billing_unknown_plugin' } });
-    const off = await ajax(root, { action: 'billing_deactivate_plugin', plugin: 'hello', _wpnonce: admin });
-    expect(await off.json()).toEqual({ success: true, data: { plugin: 'hello', active: false } });
+    const unknown = await root.post({ action: 'billing_activate_plugin', plugin: 'nope', _wpnonce: admin });
+    expect(unknown.body).toMatchObject({ success: false, data: { code: 'billing_unknown_plugin' } });
+    const off = await root.post({ action: 'billing_deactivate_plugin', plugin: 'hello', _wpnonce: admin });
+    expect(off.body).toEqual({ success: true, data: { plugin: 'hello', active: false } });
     const audit = await a.db.query<{ actor: string; action: string; ip: string | null }>(
       `select actor, action, ip from billing_audit_log where object_type = 'plugin' order by id`,
     );
@@ -278,7 +270,7 @@ describe('cookies and nonces on REST and AJAX', () => {
 
 describe('logout', () => {
   it('needs the log-out nonce, ends the session everywhere and clears the cookie', async () => {
-    const br = new Browser(a.url);
+    const br = new Session(a.url);
     await br.signIn('vera', 'vera-pass-1');
     const token = br.cookies.get('billing_logged_in')!;
     const { logout, rest: nonce } = await br.nonces();
@@ -313,7 +305,7 @@ describe('logout', () => {
   });
 
   it('a new password ends every session of that user, on every instance at once', async () => {
-    const br = new Browser(a.url);
+    const br = new Session(a.url);
     await br.signIn('sam', 'sam-pass-1');
     expect((await br.fetch('/wp-admin/')).status).toBe(200);
     const cookie = `billing_logged_in=${br.cookies.get('billing_logged_in')!}`;
@@ -326,7 +318,7 @@ describe('logout', () => {
   });
 
   it('greets with the display name, changed at the next page on every instance', async () => {
-    const br = new Browser(a.url);
+    const br = new Session(a.url);
     await br.signIn('vera', 'vera-pass-1');
     const cookie = `billing_logged_in=${br.cookies.get('billing_logged_in')!}`;
     const greeting = async () =>

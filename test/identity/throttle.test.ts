@@ -1,29 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { request } from 'node:http';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { eventually } from '../helpers/kernel.ts';
-import { basic, bootIdentityKernel, Browser, makeUser, type TestUser } from './support.ts';
+import { basic, bootKernel, Session, useService, waitFor, type TestUser } from '../../testing/index.ts';
 
 // Two instances on one database: every count and every lock must hold on both.
-let db: TestDatabase;
+const svc = useService();
 let a: Kernel;
 let b: Kernel;
 let vera: TestUser;
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  a = (await bootIdentityKernel(db.url)).kernel;
-  b = (await bootIdentityKernel(db.url)).kernel;
-  vera = await makeUser(a, 'vera', 'billing_viewer', 'vera-pass-1');
-  await makeUser(a, 'sam', 'billing_viewer', 'sam-pass-1');
-});
-
-afterAll(async () => {
-  await a?.stop();
-  await b?.stop();
-  await db?.drop();
+  a = svc.kernel;
+  b = await bootKernel(svc.databaseUrl);
+  svc.beforeStop(() => b.stop());
+  vera = await svc.makeUser('vera', 'billing_viewer', 'vera-pass-1');
+  await svc.makeUser('sam', 'billing_viewer', 'sam-pass-1');
 });
 
 /** Sets the limits, and waits until both instances see them. */
@@ -34,7 +26,7 @@ async function limits(account: number, address: number): Promise<void> {
     const o = await k.options.getMany(['signin_max_failures_account', 'signin_max_failures_address']);
     return o.signin_max_failures_account === account && o.signin_max_failures_address === address;
   };
-  expect(await eventually(async () => (await seen(a)) && (await seen(b)))).toBe(true);
+  await waitFor(async () => (await seen(a)) && (await seen(b)), { what: 'both instances to see the limits' });
 }
 
 beforeEach(async () => {
@@ -73,10 +65,10 @@ const me = (k: Kernel, authorization: string) => fetch(`${k.url}/wp-json/billing
 
 describe('sign-in throttling on the login form', () => {
   it('locks an account after its failures on any instance, with the message and Retry-After, and refuses even the right password', async () => {
-    expect((await new Browser(a.url).signIn('vera', 'wrong-1')).status).toBe(200);
+    expect((await new Session(a.url).signIn('vera', 'wrong-1')).status).toBe(200);
     // the e-mail is the same account as the login
-    expect((await new Browser(b.url).signIn('vera@example.com', 'wrong-2')).status).toBe(200);
-    const third = await new Browser(a.url).signIn('VERA', 'wrong-3');
+    expect((await new Session(b.url).signIn('vera@example.com', 'wrong-2')).status).toBe(200);
+    const third = await new Session(a.url).signIn('VERA', 'wrong-3');
     expect(third.status).toBe(429);
     const retry = Number(third.headers.get('retry-after'));
     expect(retry).toBeGreaterThan(500);
@@ -87,30 +79,30 @@ describe('sign-in throttling on the login form', () => {
 
     // the other instance refuses too, the right password included, and no password is hashed for it
     const checks = a.identity.signInStats.passwordChecks + b.identity.signInStats.passwordChecks;
-    const right = await new Browser(b.url).signIn('vera', 'vera-pass-1');
+    const right = await new Session(b.url).signIn('vera', 'vera-pass-1');
     expect(right.status).toBe(429);
     expect(right.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect(new Browser(b.url).cookies.size).toBe(0);
-    for (let i = 0; i < 5; i++) expect((await new Browser(a.url).signIn('vera', `guess-${i}`)).status).toBe(429);
+    expect(new Session(b.url).cookies.size).toBe(0);
+    for (let i = 0; i < 5; i++) expect((await new Session(a.url).signIn('vera', `guess-${i}`)).status).toBe(429);
     expect(a.identity.signInStats.passwordChecks + b.identity.signInStats.passwordChecks).toBe(checks);
     // refused attempts are not counted: the lock does not grow
     const [row] = await a.db.query<{ failures: number }>(`select failures from billing_signin_failures where key like 'form:account:%'`);
     expect(row!.failures).toBe(3);
 
     // another account is not affected
-    expect((await new Browser(a.url).signIn('sam', 'sam-pass-1')).status).toBe(302);
+    expect((await new Session(a.url).signIn('sam', 'sam-pass-1')).status).toBe(302);
   });
 
   it('opens again when the lock has run out, and a success starts the account afresh', async () => {
-    for (let i = 0; i < 3; i++) await new Browser(a.url).signIn('vera', `wrong-${i}`);
-    expect((await new Browser(a.url).signIn('vera', 'vera-pass-1')).status).toBe(429);
+    for (let i = 0; i < 3; i++) await new Session(a.url).signIn('vera', `wrong-${i}`);
+    expect((await new Session(a.url).signIn('vera', 'vera-pass-1')).status).toBe(429);
     // the lock runs out (moved, not waited for)
     await a.db.query(`update billing_signin_failures set locked_until = now() - interval '1 second'`);
-    expect((await new Browser(b.url).signIn('vera', 'vera-pass-1')).status).toBe(302);
+    expect((await new Session(b.url).signIn('vera', 'vera-pass-1')).status).toBe(302);
     expect(await a.db.query(`select 1 from billing_signin_failures where key like 'form:account:%'`)).toEqual([]);
     // two failures after the success do not lock yet
-    for (let i = 0; i < 2; i++) expect((await new Browser(a.url).signIn('vera', `wrong-${i}`)).status).toBe(200);
-    expect((await new Browser(a.url).signIn('vera', 'vera-pass-1')).status).toBe(302);
+    for (let i = 0; i < 2; i++) expect((await new Session(a.url).signIn('vera', `wrong-${i}`)).status).toBe(200);
+    expect((await new Session(a.url).signIn('vera', 'vera-pass-1')).status).toBe(302);
   });
 
   it('locks a client address that fails on many accounts, and only that address', async () => {
@@ -130,7 +122,7 @@ describe('sign-in throttling on the login form', () => {
 
   it('never lets one address keep more than two password checks under way on an instance', async () => {
     await limits(1000, 1000);
-    const statuses = await Promise.all(Array.from({ length: 12 }, (_, i) => new Browser(a.url).signIn(`user${i}`, 'guess')));
+    const statuses = await Promise.all(Array.from({ length: 12 }, (_, i) => new Session(a.url).signIn(`user${i}`, 'guess')));
     for (const s of statuses) expect([200, 429]).toContain(s.status);
     for (const s of statuses.filter((x) => x.status === 429)) {
       expect(s.headers.get('retry-after')).toBe('1');
@@ -156,6 +148,6 @@ describe('application-password (Basic) throttling', () => {
     // a stranger's guesses do not cut off the integration that holds the real password
     expect((await me(b, vera.authorization)).status).toBe(200);
     // nor do they lock the owner out of the login form (each door counts on its own)
-    expect((await new Browser(a.url).signIn('vera', 'vera-pass-1')).status).toBe(302);
+    expect((await new Session(a.url).signIn('vera', 'vera-pass-1')).status).toBe(302);
   });
 });

@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel } from '../helpers/kernel.ts';
-import { Browser, makeUser } from '../identity/support.ts';
+import { useService, type AjaxClient } from '../../testing/index.ts';
 
 /**
  * Report totals against sums computed here, independently of the SQL: every amount of the seed is kept
@@ -131,15 +129,13 @@ function expected(start: string, end: string, group: Group, currency = 'EUR') {
 
 const cents = (xs: number[]) => xs.map((x) => Math.round(x * 100));
 
-let db: TestDatabase;
+const svc = useService({ options: { timezone: TZ, currency: 'EUR' } });
 let k: Kernel;
-const browsers: Record<string, { browser: Browser; nonce: string }> = {};
+const browsers: Record<string, AjaxClient> = {};
 
 async function signIn(login: string, role: string): Promise<void> {
-  await makeUser(k, login, role, `${login}-pass-1`);
-  const browser = new Browser(k.url);
-  expect((await browser.signIn(login, `${login}-pass-1`)).status).toBe(302);
-  browsers[login] = { browser, nonce: (await browser.nonces()).admin };
+  await svc.makeUser(login, role, `${login}-pass-1`);
+  browsers[login] = await svc.ajax(login, `${login}-pass-1`);
 }
 
 async function report(
@@ -147,21 +143,16 @@ async function report(
   fields: Record<string, string>,
   method: 'POST' | 'GET' = 'POST',
 ): Promise<{ status: number; body: any }> {
-  const { browser, nonce } = browsers[who]!;
-  const params = new URLSearchParams({ action: 'billing_get_report_data', _wpnonce: nonce, ...fields });
-  const res =
-    method === 'POST'
-      ? await browser.fetch('/wp-admin/admin-ajax.php', { method, body: params })
-      : await browser.fetch(`/wp-admin/admin-ajax.php?${params}`);
+  const client = browsers[who]!;
+  if (method === 'POST') return client.call('billing_get_report_data', fields);
+  const params = new URLSearchParams({ action: 'billing_get_report_data', _wpnonce: client.nonce, ...fields });
+  const res = await client.session.fetch(`/wp-admin/admin-ajax.php?${params}`);
   const text = await res.text();
   return { status: res.status, body: text.startsWith('{') ? JSON.parse(text) : text };
 }
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
-  await k.options.set('timezone', TZ, CLI);
-  await k.options.set('currency', 'EUR', CLI);
+  k = svc.kernel;
   const ids: Record<string, number> = {};
   for (const inv of INVOICES) {
     const doc = await k.api.invoices.create(
@@ -206,11 +197,6 @@ beforeAll(async () => {
   await signIn('boss', 'administrator');
   await signIn('viewer', 'billing_viewer');
   await signIn('sub', 'subscriber');
-});
-
-afterAll(async () => {
-  await k?.stop();
-  await db?.drop();
 });
 
 describe('billing_get_report_data', () => {
