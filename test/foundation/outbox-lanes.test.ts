@@ -7,6 +7,7 @@ import { silentLogger } from '../../core/log.ts';
 import { Outbox, type OutboxItem } from '../../core/outbox/outbox.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { bootKernel, eventually } from '../helpers/kernel.ts';
+import { waitFor } from '../../testing/index.ts';
 
 let tdb: TestDatabase;
 let k: Kernel;
@@ -87,10 +88,13 @@ describe('two workers sharing one outbox', () => {
     try {
       // everything but the stuck lane is done while it hangs (one of its items on each worker)
       expect(await eventually(() => handled.length === 40, 20000)).toBe(true);
-      const left = await k.db.query<{ lane: string; n: number }>(
-        `select lane, count(*)::int as n from billing_outbox where topic like 'test.%' and status = 'pending' group by lane`,
-      );
-      expect(left).toEqual([{ lane: 'test.split:stuck', n: 10 }]);
+      // a handler that has returned marks its row done a moment later: wait for the rows, then compare
+      const pending = () =>
+        k.db.query<{ lane: string; n: number }>(
+          `select lane, count(*)::int as n from billing_outbox where topic like 'test.%' and status = 'pending' group by lane`,
+        );
+      await waitFor(async () => (await pending()).length === 1, { timeoutMs: 5000, what: 'the handled rows marked done' });
+      expect(await pending()).toEqual([{ lane: 'test.split:stuck', n: 10 }]);
     } finally {
       release();
     }
