@@ -6,13 +6,7 @@ import { pluginAjaxActions, pluginsScreen } from './plugins-screen.ts';
 import { AdminScreens } from './screens.ts';
 import { settingsAjaxActions } from './settings.ts';
 import { clientSaveAction } from './client-actions.ts';
-
-export interface AdminServices {
-  /** Every loaded unit's screens (they declare them as `screens`). */
-  screens: AdminScreens;
-  /** The browser app's bundle, once built or found current at start. */
-  assets: { manifest: AdminManifest | null };
-}
+import type { AdminServices } from './services.ts';
 
 /**
  * The admin area (contract §3, §10): `/wp-login.php`, the `/wp-admin/` shell with the screens every
