@@ -55,11 +55,14 @@ export { runBounded, type BoundedRunOptions, type BoundedJob, type BoundHit } fr
 export { cleanPng, type PngBounds, type PngCheck } from './images/clean-png.ts';
 /** Every billing capability the core declares (contract §3), for plugins that build roles from them. */
 export { BILL_CAPABILITIES } from './identity/capabilities.ts';
-export type { BillingDocument } from './documents/document.ts';
-export type { Payment } from './payments/payment.ts';
+export type { BillingDocument, DocumentKind, InvoiceStatus } from './documents/types.ts';
+export { OPEN_INVOICE_STATUSES, isOpenInvoiceStatus } from './documents/statuses.ts';
+export type { Payment } from './payments/types.ts';
+export { RECEIVED_PAYMENT_STATUSES, type PaymentStatus } from './payments/statuses.ts';
+export { sqlLiterals } from './db/sql-literals.ts';
 export { audit, type Actor, type AuditEntry } from './audit/audit.ts';
 export type { RoleReader, ScopeReader, UserRoles } from './modules/service-api.ts';
-export type { ListScope } from './scope/list-scope.ts';
+export type { ListScope } from './scope/types.ts';
 export type { ObjectKind } from './scope/object-kind.ts';
 export type { AuthUser } from './http/auth.ts';
 export { CLI } from './audit/audit.ts';
