@@ -9,6 +9,7 @@ export type { ActionMap, FilterMap, HookDeclaration, HookPolicy, CreationSource,
 export type { Acceptance, AcceptanceContext, PublicPageContext, DocumentLink } from './hooks/hook-map.ts';
 export { siteDate, siteDateTime, addDays } from './time/site-time.ts';
 export { formatMoney, formatDate } from './display/format.ts';
+export { totalsRows, type TotalsRow, type TotalsRowKey, type TotalsRowsOptions, type TotalsSource } from './display/totals-rows.ts';
 export type { HookModels } from './hooks/hook-models.ts';
 export type { PluginHooks } from './hooks/registry.ts';
 export type { OptionMap, SettingSchema, SettingsDeclaration } from './options/option-map.ts';

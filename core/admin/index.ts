@@ -1,7 +1,7 @@
 import { defineModule } from '../modules/define-module.ts';
 import { adminRouter } from './admin-router.ts';
 import { appScreen, CORE_APP_SCREENS } from './app-screens.ts';
-import { ensureAdminBuilt, type AdminManifest } from './build.ts';
+import { ensureAdminBuilt } from './build.ts';
 import { pluginAjaxActions, pluginsScreen } from './plugins-screen.ts';
 import { AdminScreens } from './screens.ts';
 import { settingsAjaxActions } from './settings.ts';

@@ -1,6 +1,6 @@
 import { timestamp } from '../db/database.ts';
 import { derivedBreakdown } from './tax-breakdown.ts';
-import type { BillingDocument, DocumentItem } from './types.ts';
+import type { BillingDocument } from './types.ts';
 
 export type { BillingDocument, Customer, DocumentItem, InvoiceStatus, QuoteStatus, StoredTotals } from './types.ts';
 
