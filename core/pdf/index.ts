@@ -14,7 +14,6 @@ import { PdfRenderer } from './pdf-renderer.ts';
  *
  * A filter returns plain data: table layouts by name (see `table-layouts.ts`), images as data: URLs.
  */
-/** PDFs, rendered in a pool of worker threads and never twice for the same definition. */
 export const pdfModule = defineModule({
   name: 'pdf',
   services: () => new PdfRenderer(),
