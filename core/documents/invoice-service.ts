@@ -11,9 +11,6 @@ import { Decimal, Money, type CurrencyCode } from '../money/index.ts';
 import { invoiceStatusAfter } from '../payments/invoice-status.ts';
 import { vatCategory, type TaxBreakdownEntry } from '../tax/index.ts';
 
-/** Statuses an invoice is in once issued; it never goes back to draft. */
-export const ISSUED = ['available', 'partial', 'paid', 'unpaid', 'cancelled'] as const;
-
 /**
  * Invoices, in process: the one path REST, AJAX, the CLI, the recurring addon and quote conversion all
  * take, so every creation is numbered the same way and fires `billing_invoice_created`.

@@ -8,6 +8,9 @@ import type { InvoiceStatus } from './types.ts';
  */
 export const OPEN_INVOICE_STATUSES: readonly InvoiceStatus[] = Object.freeze(['available', 'partial', 'unpaid']);
 
+/** Statuses an invoice is in once issued; it never goes back to draft. */
+export const ISSUED_INVOICE_STATUSES: readonly InvoiceStatus[] = Object.freeze(['available', 'partial', 'paid', 'unpaid', 'cancelled']);
+
 /** Whether an invoice in `status` is open (see OPEN_INVOICE_STATUSES). */
 export function isOpenInvoiceStatus(status: string): boolean {
   return (OPEN_INVOICE_STATUSES as readonly string[]).includes(status);
