@@ -9,6 +9,7 @@ export type { ActionMap, FilterMap, HookDeclaration, HookPolicy, CreationSource,
 export type { Acceptance, AcceptanceContext, PublicPageContext, DocumentLink } from './hooks/hook-map.ts';
 export { siteDate, siteDateTime, addDays } from './time/site-time.ts';
 export { formatMoney, formatDate } from './display/format.ts';
+export { totalsRows, type TotalsRow, type TotalsRowKey, type TotalsRowsOptions, type TotalsSource } from './display/totals-rows.ts';
 export type { HookModels } from './hooks/hook-models.ts';
 export type { PluginHooks } from './hooks/registry.ts';
 export type { OptionMap, SettingSchema, SettingsDeclaration } from './options/option-map.ts';
@@ -55,11 +56,14 @@ export { runBounded, type BoundedRunOptions, type BoundedJob, type BoundHit } fr
 export { cleanPng, type PngBounds, type PngCheck } from './images/clean-png.ts';
 /** Every billing capability the core declares (contract §3), for plugins that build roles from them. */
 export { BILL_CAPABILITIES } from './identity/capabilities.ts';
-export type { BillingDocument } from './documents/document.ts';
-export type { Payment } from './payments/payment.ts';
+export type { BillingDocument, DocumentKind, InvoiceStatus } from './documents/types.ts';
+export { ISSUED_INVOICE_STATUSES, OPEN_INVOICE_STATUSES, isOpenInvoiceStatus } from './documents/statuses.ts';
+export type { Payment } from './payments/types.ts';
+export { RECEIVED_PAYMENT_STATUSES, type PaymentStatus } from './payments/statuses.ts';
+export { sqlLiterals } from './db/sql-literals.ts';
 export { audit, type Actor, type AuditEntry } from './audit/audit.ts';
 export type { RoleReader, ScopeReader, UserRoles } from './modules/service-api.ts';
-export type { ListScope } from './scope/list-scope.ts';
+export type { ListScope } from './scope/types.ts';
 export type { ObjectKind } from './scope/object-kind.ts';
 export type { AuthUser } from './http/auth.ts';
 export { CLI } from './audit/audit.ts';

@@ -1,5 +1,7 @@
 import { CLI } from '../../core/audit/audit.ts';
 import { addDays, siteDate } from '../../core/time/site-time.ts';
+import { sqlLiterals } from '../../core/db/sql-literals.ts';
+import { OPEN_INVOICE_STATUSES } from '../../core/documents/statuses.ts';
 import type { Comparison, Measure, Scenario } from '../harness.ts';
 
 const INVOICES = Number(process.env.BENCH_REMINDER_INVOICES ?? 100_000);
@@ -58,7 +60,7 @@ export const reminders: Scenario = {
       const bare = () =>
         k.db.query(
           `select id from billing_documents where kind = 'invoice' and trashed_at is null
-             and status in ('available', 'partial', 'unpaid') and due_date <= $1::date and due > 0`,
+             and status in (${sqlLiterals(OPEN_INVOICE_STATUSES)}) and due_date <= $1::date and due > 0`,
           [addDays(today, 3)],
         );
       const baseline: number[] = [];

@@ -1,18 +1,12 @@
 import { defineModule } from '../modules/define-module.ts';
 import { adminRouter } from './admin-router.ts';
 import { appScreen, CORE_APP_SCREENS } from './app-screens.ts';
-import { ensureAdminBuilt, type AdminManifest } from './build.ts';
+import { ensureAdminBuilt } from './build.ts';
 import { pluginAjaxActions, pluginsScreen } from './plugins-screen.ts';
 import { AdminScreens } from './screens.ts';
 import { settingsAjaxActions } from './settings.ts';
 import { clientSaveAction } from './client-actions.ts';
-
-export interface AdminServices {
-  /** Every loaded unit's screens (they declare them as `screens`). */
-  screens: AdminScreens;
-  /** The browser app's bundle, once built or found current at start. */
-  assets: { manifest: AdminManifest | null };
-}
+import type { AdminServices } from './services.ts';
 
 /**
  * The admin area (contract §3, §10): `/wp-login.php`, the `/wp-admin/` shell with the screens every

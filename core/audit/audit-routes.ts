@@ -1,4 +1,4 @@
-import type { AuditLog } from './index.ts';
+import type { AuditLog } from './services.ts';
 import { timestamp } from '../db/database.ts';
 import { COLLECTION_ARGS, collectionResponse } from '../http/rest/pagination.ts';
 import type { RestRoute } from '../http/rest/route.ts';

@@ -3,17 +3,9 @@ import { currentRideAlong } from './ride-along.ts';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Pool, PoolClient, QueryConfig } from 'pg';
 import type { Logger } from '../log.ts';
+import type { Row, Statement, Tx } from './types.ts';
 
-export type Row = Record<string, any>;
-
-/**
- * A hot statement, prepared once per connection under its name (PostgreSQL parses and plans it once,
- * then only binds values). Made with `statement()`; any `query` takes one in place of SQL text.
- */
-export interface Statement {
-  readonly name: string;
-  readonly text: string;
-}
+export type { Row, Statement, Tx } from './types.ts';
 
 const named = new Map<string, string>();
 
@@ -63,13 +55,6 @@ export function conflictCode(err: unknown): string | null {
 /** A random wait before try `retry + 2` ("full jitter"): up to 20 ms, then 40, 80, 160. */
 function conflictPause(retry: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** retry));
-}
-
-/** A unit of work: queries inside one transaction, and what to do once it has committed. */
-export interface Tx {
-  query<T = Row>(sql: string | Statement, params?: readonly unknown[]): Promise<T[]>;
-  /** Runs after COMMIT (never after a rollback): this is where actions fire (contract §2). */
-  afterCommit(fn: () => unknown): void;
 }
 
 export interface DatabaseOptions {

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Tx } from './database.ts';
+import type { Tx } from './types.ts';
 
 /**
  * A write that must commit with whatever the current request changes, or not at all: the REST layer's

@@ -2,7 +2,7 @@ import { CLI } from '../audit/audit.ts';
 import { BillingError } from '../errors.ts';
 import { DOCUMENT_ARGS, type DocumentInput } from './document-schema.ts';
 import type { Config } from '../config.ts';
-import type { DocumentServices } from './index.ts';
+import type { DocumentServices } from './services.ts';
 import { checkArgs } from '../validation/args.ts';
 import { table, type Command } from '../cli/command.ts';
 

@@ -1,7 +1,8 @@
 import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import type { HookRegistry } from '../hooks/registry.ts';
 import type { OptionsStore } from '../options/options.ts';
-import type { PdfDocumentModel, PdfDocumentStatus, PdfRenderer, RenderedPdf } from '../pdf/index.ts';
+import type { PdfDocumentModel, PdfDocumentStatus } from '../pdf/document-model.ts';
+import type { PdfRenderer, RenderedPdf } from '../pdf/pdf-renderer.ts';
 import { breakdownLabel, taxStatements } from '../tax/index.ts';
 import type { BillingDocument } from './document.ts';
 import { quoteStatus } from './representation.ts';

@@ -8,7 +8,7 @@ import { DOCUMENT_ARGS, QUOTE_ARGS, type DocumentInput } from './document-schema
 import { INVOICE_SCHEMA, INVOICE_STATUSES, QUOTE_SCHEMA, QUOTE_STATUSES, trashedSchema } from './document-representation-schema.ts';
 import type { BillingDocument } from './document.ts';
 import type { InvoiceService } from './invoice-service.ts';
-import type { PdfRenderer } from '../pdf/index.ts';
+import type { PdfRenderer } from '../pdf/pdf-renderer.ts';
 import { pdfResponse } from '../http/rest/pdf-response.ts';
 import { documentPdf } from './document-pdf.ts';
 import type { QuoteService } from './quote-service.ts';

@@ -4,7 +4,7 @@ import { BillingError } from '../errors.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import type { OptionsStore } from '../options/options.ts';
 import { pdfFilename } from '../pdf/file-name.ts';
-import type { PdfRenderer } from '../pdf/index.ts';
+import type { PdfRenderer } from '../pdf/pdf-renderer.ts';
 import { siteDate } from '../time/site-time.ts';
 import type { BillingDocument } from './document.ts';
 import { documentPdf } from './document-pdf.ts';

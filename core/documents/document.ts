@@ -1,80 +1,8 @@
 import { timestamp } from '../db/database.ts';
-import type { TaxBreakdownEntry, TaxCategory } from '../tax/index.ts';
-import type { DocumentKind } from './numbering.ts';
 import { derivedBreakdown } from './tax-breakdown.ts';
+import type { BillingDocument } from './types.ts';
 
-export type InvoiceStatus = 'draft' | 'available' | 'partial' | 'paid' | 'unpaid' | 'cancelled';
-export type QuoteStatus = 'draft' | 'available' | 'accepted' | 'declined' | 'cancelled';
-
-export interface DocumentItem {
-  name: string;
-  description: string;
-  /** Exact decimals as text: quantity and price up to 4 places, amount at the currency's minor unit. */
-  quantity: string;
-  price: string;
-  amount: string;
-  taxable: boolean;
-  /** The item's own rate (percent, exact text) when it overrides the document's; absent otherwise. */
-  tax_rate?: string;
-}
-
-export interface Customer {
-  name: string;
-  email: string;
-  country: string;
-  vat: string;
-  company: string;
-  address: string;
-}
-
-/** Money of a document, exact decimal text in its currency (e.g. "1234.50"). */
-export interface StoredTotals {
-  subtotal: string;
-  discount: string;
-  tax: string;
-  total: string;
-  paid: string;
-  credited: string;
-  due: string;
-}
-
-/**
- * A document as the service works with it. The access key is deliberately not a field: it is read
- * only where a public link is built (`DocumentStore.accessKey`), so no representation can carry it.
- */
-export interface BillingDocument {
-  id: number;
-  kind: DocumentKind;
-  number: string;
-  status: string;
-  trashed: boolean;
-  title: string;
-  currency: string;
-  issueDate: string;
-  dueDate: string | null;
-  expiryDate: string | null;
-  clientId: number | null;
-  customer: Customer;
-  items: DocumentItem[];
-  discount: { type: 'percent' | 'fixed'; value: string } | null;
-  tax: { category: TaxCategory; statement: string; rate: string };
-  /** Tax per category and rate; Σ tax = totals.tax. */
-  taxBreakdown: TaxBreakdownEntry[];
-  totals: StoredTotals;
-  notes: string;
-  terms: string;
-  viewed: { count: number; first: Date | null; last: Date | null };
-  sentAt: Date | null;
-  accepted: { at: string; by: string; reason?: string } | null;
-  declined: { at: string; by: string; reason?: string } | null;
-  invoiceId: number | null;
-  parentId: number | null;
-  reason: string | null;
-  /** The recurring profile that generated it (invoices of the recurring addon). */
-  recurringId?: number | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type { BillingDocument, Customer, DocumentItem, InvoiceStatus, QuoteStatus, StoredTotals } from './types.ts';
 
 /** Every column but the access key: what list and get queries select. */
 export const DOCUMENT_COLUMNS = `id, kind, number, status, trashed_at, title, currency, issue_date::text, due_date::text,

@@ -3,7 +3,7 @@ import type { Database } from '../db/database.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import { defineModule } from '../modules/define-module.ts';
 import type { OptionsStore } from '../options/options.ts';
-import type { PdfRenderer } from '../pdf/index.ts';
+import type { PdfRenderer } from '../pdf/pdf-renderer.ts';
 import type { DocumentPdfs } from '../modules/service-api.ts';
 import { documentPdf } from './document-pdf.ts';
 import { clientAjaxActions } from './clients/client-ajax.ts';
@@ -18,23 +18,7 @@ import { InvoiceService } from './invoice-service.ts';
 import { DOCUMENT_MIGRATIONS } from './migrations.ts';
 import { quoteAjaxActions } from './quote-ajax.ts';
 import { QuoteService } from './quote-service.ts';
-
-/** The document engine's services: the in-process API of invoices, quotes and clients. */
-export interface DocumentServices {
-  invoices: InvoiceService;
-  quotes: QuoteService;
-  clients: ClientService;
-  pdfs: DocumentPdfs;
-}
-
-/** What the document engine's routes and actions are given. */
-export interface DocumentsContext extends DocumentServices {
-  db: Database;
-  options: OptionsStore;
-  hooks: HookRegistry;
-  config: Config;
-  pdf: PdfRenderer;
-}
+import type { DocumentServices, DocumentsContext } from './services.ts';
 
 /**
  * The document engine (contract §4–§5): invoices, quotes and clients — numbering, totals, trash, the

@@ -7,7 +7,7 @@ import { builderInput, isNew } from './builder-input.ts';
 import { clientOf } from './document-objects.ts';
 import { DOCUMENT_ARGS } from './document-schema.ts';
 import type { BillingDocument } from './document.ts';
-import type { DocumentsContext } from './index.ts';
+import type { DocumentsContext } from './services.ts';
 import { invoiceRepresentation, representationContext } from './representation.ts';
 
 /** At most this many answers per autocomplete request. */

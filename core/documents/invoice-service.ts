@@ -9,10 +9,12 @@ import { DocumentService, notFound, type CreateContext, type ServiceDeps } from 
 import { listDocuments, type ListQuery, type ListResult } from './list-query.ts';
 import { Decimal, Money, type CurrencyCode } from '../money/index.ts';
 import { invoiceStatusAfter } from '../payments/invoice-status.ts';
+import { sqlLiterals } from '../db/sql-literals.ts';
+import { RECEIVED_PAYMENT_STATUSES } from '../payments/statuses.ts';
 import { vatCategory, type TaxBreakdownEntry } from '../tax/index.ts';
 
-/** Statuses an invoice is in once issued; it never goes back to draft. */
-export const ISSUED = ['available', 'partial', 'paid', 'unpaid', 'cancelled'] as const;
+/** Payments whose money was received, as SQL literals. */
+const RECEIVED = sqlLiterals(RECEIVED_PAYMENT_STATUSES);
 
 /**
  * Invoices, in process: the one path REST, AJAX, the CLI, the recurring addon and quote conversion all
@@ -141,8 +143,7 @@ export class InvoiceService extends DocumentService {
     }
     const received =
       !paid.isZero() ||
-      (await tx.query(`select 1 from billing_payments where invoice_id = $1 and status in ('completed', 'refunded') limit 1`, [id]))
-        .length > 0;
+      (await tx.query(`select 1 from billing_payments where invoice_id = $1 and status in (${RECEIVED}) limit 1`, [id])).length > 0;
     const status = invoiceStatusAfter(doc.status, { paid, credited, due, received });
     const rows = await tx.query(
       `update billing_documents set items = items || $2::jsonb, subtotal = $3, total = $4, due = $5, tax_breakdown = $6,

@@ -8,6 +8,7 @@ import { columns, qb, run, sql } from '../db/query-builder.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import type { AuthUser } from '../http/auth.ts';
 import { listScope } from '../scope/list-scope.ts';
+import { isOpenInvoiceStatus, OPEN_INVOICE_STATUSES } from './statuses.ts';
 
 export interface ListQuery {
   page: number;
@@ -36,9 +37,6 @@ export interface ListResult {
 
 const ORDER_COLUMNS = { date: 'issue_date', id: 'id', number: 'number', due_date: 'due_date', total: 'total' } as const;
 
-/** Statuses in which an unpaid balance can be overdue. */
-export const OPEN_STATUSES = ['available', 'partial', 'unpaid'];
-
 /**
  * One page of a kind's documents and the total count, with the filters of contract §4. The search is
  * a case-insensitive substring match over number, title, customer name and e-mail, served by a trigram
@@ -63,7 +61,7 @@ export async function listDocuments(
   const today = q.overdue !== undefined ? siteDate(new Date(), await options.get('timezone')) : '';
   if (q.overdue !== undefined) {
     // the statuses as literals: the planner must see that billing_documents_open_list's predicate holds
-    const open = sql.join(OPEN_STATUSES.map((s) => sql.lit(s)));
+    const open = sql.join(OPEN_INVOICE_STATUSES.map((s) => sql.lit(s)));
     const overdue = sql<boolean>`(due_date < ${today}::date and due > 0 and status in (${open}))`;
     where = where.where(q.overdue ? overdue : sql<boolean>`not ${overdue}`);
   }
@@ -80,7 +78,7 @@ export async function listDocuments(
   let total: number;
   if (q.overdue === true && answeredByCounts({ ...q, overdue: undefined })) {
     // exact, from the open documents per due date the same trigger keeps
-    const open = q.status?.length ? q.status.filter((s) => OPEN_STATUSES.includes(s)) : OPEN_STATUSES;
+    const open = q.status?.length ? q.status.filter(isOpenInvoiceStatus) : OPEN_INVOICE_STATUSES;
     if (!open.length) return { items: [], total: 0 };
     let openDue = qb
       .selectFrom('billing_document_open_due')

@@ -1,8 +1,9 @@
 import type { Tx } from '../db/database.ts';
 import { BillingError } from '../errors.ts';
 import type { OptionsStore } from '../options/options.ts';
+import type { DocumentKind } from './types.ts';
 
-export type DocumentKind = 'invoice' | 'quote' | 'credit_note';
+export type { DocumentKind } from './types.ts';
 
 const PREFIX_OPTION = { invoice: 'invoice_prefix', quote: 'quote_prefix', credit_note: 'credit_note_prefix' } as const;
 

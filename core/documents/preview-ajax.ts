@@ -3,7 +3,7 @@ import { builderInput } from './builder-input.ts';
 import { clientOf } from './document-objects.ts';
 import { DOCUMENT_ARGS, QUOTE_ARGS } from './document-schema.ts';
 import type { DocumentService } from './document-service.ts';
-import type { DocumentsContext } from './index.ts';
+import type { DocumentsContext } from './services.ts';
 
 /**
  * `billing_preview_invoice` / `billing_preview_quote`: the builder's live totals. The same input as the

@@ -6,7 +6,7 @@ import { clientOf } from './document-objects.ts';
 import type { BillingDocument } from './document.ts';
 import { QUOTE_ARGS } from './document-schema.ts';
 import { quoteRepresentation, representationContext } from './representation.ts';
-import type { DocumentsContext } from './index.ts';
+import type { DocumentsContext } from './services.ts';
 
 const SAVE_FIELDS: Record<string, ArgSchema> = { id: { type: 'integer', minimum: 1, description: 'The quote id' } };
 

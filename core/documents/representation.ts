@@ -2,7 +2,7 @@ import type { HookRegistry } from '../hooks/registry.ts';
 import type { OptionsStore } from '../options/options.ts';
 import { breakdownJson } from '../tax/index.ts';
 import type { BillingDocument, StoredTotals } from './document.ts';
-import { OPEN_STATUSES } from './list-query.ts';
+import { isOpenInvoiceStatus } from './statuses.ts';
 import { siteDate, siteDateTime } from '../time/site-time.ts';
 
 /** Where a representation's context comes from: every module's context carries these. */
@@ -48,11 +48,7 @@ function totalsJson(t: StoredTotals) {
 /** Derived, never stored: past its due date (site timezone) with an amount still due. */
 export function isOverdue(doc: BillingDocument, today: string): boolean {
   return (
-    doc.kind === 'invoice' &&
-    doc.dueDate !== null &&
-    doc.dueDate < today &&
-    OPEN_STATUSES.includes(doc.status) &&
-    Number(doc.totals.due) > 0
+    doc.kind === 'invoice' && doc.dueDate !== null && doc.dueDate < today && isOpenInvoiceStatus(doc.status) && Number(doc.totals.due) > 0
   );
 }
 

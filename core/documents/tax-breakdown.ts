@@ -1,6 +1,6 @@
 import { computeTotals, isCurrency } from '../money/index.ts';
 import { taxBreakdown, type TaxBreakdownEntry } from '../tax/index.ts';
-import type { DocumentItem } from './document.ts';
+import type { DocumentItem } from './types.ts';
 
 /** What a document's breakdown is computed from. */
 export interface BreakdownSource {

@@ -11,11 +11,11 @@
  *   }
  *   definePlugin({ …, hooks: { actions: [{ name: 'my_plugin_thing_happened', args: ['thingId'] }] } })
  */
-import type { Tx } from '../db/database.ts';
+import type { Tx } from '../db/types.ts';
 import type { ErrorCode } from '../errors.ts';
 import type { HookModels } from './hook-models.ts';
 import type { Html } from '../http/html.ts';
-import type { ListScope } from '../scope/list-scope.ts';
+import type { ListScope } from '../scope/types.ts';
 
 type Invoice = HookModels['invoice'];
 type Quote = HookModels['quote'];

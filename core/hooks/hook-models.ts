@@ -1,5 +1,5 @@
-import type { BillingDocument } from '../documents/document.ts';
-import type { Payment } from '../payments/payment.ts';
+import type { BillingDocument } from '../documents/types.ts';
+import type { Payment } from '../payments/types.ts';
 
 /**
  * The model types that hooks carry. Type-only imports: the hook map needs the shapes, not the

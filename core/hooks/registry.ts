@@ -1,5 +1,5 @@
 import { AsyncSeriesHook, AsyncSeriesWaterfallHook } from 'tapable';
-import type { Tx } from '../db/database.ts';
+import type { Tx } from '../db/types.ts';
 import { BillingError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { CORE_HOOKS, type ActionMap, type FilterMap, type HookDeclaration, type HookPolicy, type HookSpec } from './hook-map.ts';

@@ -1,9 +1,23 @@
 import type { Request } from 'express';
 import { BillingError } from '../errors.ts';
 import type { Authenticator, AuthUser } from '../http/auth.ts';
-import type { Identity } from './identity.ts';
+import type { AppPasswordStore } from './app-passwords.ts';
 import { NONCE_ADMIN, NONCE_REST } from './nonces.ts';
 import { SignInThrottle, tooManyAttempts } from './throttle.ts';
+
+/**
+ * What the authenticator asks of the identity service (which passes itself): sessions, nonces,
+ * application passwords, the sign-in throttle and capabilities.
+ */
+export interface IdentityChecks {
+  readonly appPasswords: Pick<AppPasswordStore, 'authenticate'>;
+  readonly throttle: Pick<SignInThrottle, 'fail'>;
+  sessionToken(req: Request): string | undefined;
+  sessionUser(req: Request): Promise<AuthUser | null>;
+  checkNonce(nonce: string | undefined | null, action: string, user: AuthUser | null): boolean;
+  userCan(user: AuthUser, capability: string, ...objectIds: number[]): Promise<boolean>;
+  decidesPerObject(): boolean;
+}
 
 /**
  * Who is calling, per surface (contract §3):
@@ -14,9 +28,9 @@ import { SignInThrottle, tooManyAttempts } from './throttle.ts';
  * - AJAX: the session cookie only, with `_wpnonce` for `billing_admin`.
  */
 export class IdentityAuthenticator implements Authenticator {
-  private readonly identity: Identity;
+  private readonly identity: IdentityChecks;
 
-  constructor(identity: Identity) {
+  constructor(identity: IdentityChecks) {
     this.identity = identity;
   }
 

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { followFeed, type Feed } from '../db/change-feed.ts';
 import type { Tx } from '../db/database.ts';
 
@@ -23,7 +24,7 @@ export interface SessionCredential {
   display_name: string;
 }
 
-/** Enough for every integration and browser of a large site; the oldest entry leaves first beyond it. */
+/** Enough for every integration and browser of a large site; the least recently used entry leaves first beyond it. */
 const MAX_ENTRIES = 20_000;
 
 /**
@@ -40,7 +41,7 @@ const MAX_ENTRIES = 20_000;
  * listener at the same commit: by the time the change's response leaves, every instance's feed has it.
  */
 export class CredentialCache {
-  private readonly entries = new Map<string, Credential | SessionCredential>();
+  private readonly entries = new LRUCache<string, Credential | SessionCredential>({ max: MAX_ENTRIES });
   /** Bumped on every forget, so a look-up that raced with a change is not kept. */
   private generation = 0;
   private feed: Feed | null = null;
@@ -63,7 +64,6 @@ export class CredentialCache {
     const generation = this.generation;
     const found = await lookup();
     if (found && this.feed?.live && generation === this.generation) {
-      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(key, found);
     }
     return found;

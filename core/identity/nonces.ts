@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { safeEqual } from './safe-equal.ts';
 
 /**
@@ -20,20 +21,19 @@ export function nonceTick(now: number): number {
 
 /**
  * Nonces computed before, per key: a screen makes three and a request with a nonce checks two, and
- * within a tick they are the same values. Bounded; emptied when full.
+ * within a tick they are the same values. Bounded; the least recently used leave first.
  */
-const computed = new WeakMap<Buffer, Map<string, string>>();
+const computed = new WeakMap<Buffer, LRUCache<string, string>>();
 const MAX_COMPUTED = 50_000;
 
 export function nonceForTick(key: Buffer, tick: number, action: string, userId: number, token: string): string {
   const input = `${tick}|${action}|${userId}|${token}`;
   let known = computed.get(key);
-  if (!known) computed.set(key, (known = new Map()));
+  if (!known) computed.set(key, (known = new LRUCache({ max: MAX_COMPUTED })));
   let nonce = known.get(input);
   if (nonce === undefined) {
     // WordPress takes characters -12 to -2 of its hash; so does this, of a SHA-256 HMAC
     nonce = createHmac('sha256', key).update(input).digest('hex').slice(-12, -2);
-    if (known.size >= MAX_COMPUTED) known.clear();
     known.set(input, nonce);
   }
   return nonce;

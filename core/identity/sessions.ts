@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { timestamp, type Database, type Tx } from '../db/database.ts';
 import type { CredentialCache, SessionCredential } from './credential-cache.ts';
 import type { AuthUser } from '../http/auth.ts';
@@ -36,16 +37,15 @@ export class SessionStore {
   /**
    * Tokens seen lately and their keyed hashes: a browser sends the same token on every request, and the
    * HMAC was a screen's largest cost after the database left (docs/benchmarks.md, "Admin screens").
-   * Only well-formed tokens are remembered, and the map is emptied when full, so a flood of made-up
+   * Only well-formed tokens are remembered, and the least recently used leave first when full, so a flood of made-up
    * tokens costs memory no larger than the credential cache's.
    */
-  private readonly hashes = new Map<string, string>();
+  private readonly hashes = new LRUCache<string, string>({ max: MAX_HASHES });
 
   private hash(token: string): string {
     let hash = this.hashes.get(token);
     if (hash === undefined) {
       hash = keyedHash(this.key(), token);
-      if (this.hashes.size >= MAX_HASHES) this.hashes.clear();
       this.hashes.set(token, hash);
     }
     return hash;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { BillingError } from '../errors.ts';
 import { runBounded } from '../workers/bounded-worker.ts';
 import type { PngBounds, PngCheck } from './png.ts';
@@ -14,7 +15,7 @@ const CLEAN_MEMORY_MB = 128;
 /** Answers kept (by the SHA-256 of the bytes and bounds): a document's images are checked once, not per render. */
 const CACHE_ENTRIES = 64;
 
-const cache = new Map<string, PngCheck>();
+const cache = new LRUCache<string, PngCheck>({ max: CACHE_ENTRIES });
 
 /**
  * Checks, decodes in full and re-encodes an untrusted PNG in a bounded worker (core/images/png.ts):
@@ -40,7 +41,6 @@ export async function cleanPng(bytes: Uint8Array, bounds: PngBounds): Promise<Pn
     throw e;
   }
   if (check.ok) check = { ...check, bytes: Buffer.from(check.bytes.buffer, check.bytes.byteOffset, check.bytes.byteLength) };
-  if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
   cache.set(key, check);
   return check;
 }

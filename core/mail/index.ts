@@ -4,10 +4,6 @@ import { MAIL_LISTENERS, mailQueues } from './mail-listeners.ts';
 import { MailService } from './mail-service.ts';
 import { MAIL_MIGRATIONS } from './migrations.ts';
 
-export { MailService, type MailDeps, type SendResult } from './mail-service.ts';
-export type { Delivery } from './delivery-log.ts';
-export type { MailTransport, OutgoingMail, MailAttachment, Delivered } from './transport.ts';
-
 /**
  * E-mail (contract §1, §6): mjml templates compiled once, `billing_email`, SMTP or the `.eml` outbox,
  * the delivery log, the Send actions, and the mails that follow events (durable, through the outbox).

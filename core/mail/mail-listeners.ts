@@ -1,6 +1,6 @@
 import { SYSTEM } from '../audit/audit.ts';
 import type { BillingDocument } from '../documents/document.ts';
-import type { DocumentServices } from '../documents/index.ts';
+import type { DocumentServices } from '../documents/services.ts';
 import type { HookModels } from '../hooks/hook-models.ts';
 import type { OptionsStore } from '../options/options.ts';
 import type { OutboxItem, QueueDefinition } from '../outbox/outbox.ts';

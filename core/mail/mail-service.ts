@@ -12,7 +12,7 @@ import type { HookModels } from '../hooks/hook-models.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import type { Logger } from '../log.ts';
 import type { OptionsStore } from '../options/options.ts';
-import type { PdfRenderer } from '../pdf/index.ts';
+import type { PdfRenderer } from '../pdf/pdf-renderer.ts';
 import { insertDelivery, listDeliveries, type Delivery } from './delivery-log.ts';
 import { renderMail } from './render-mail.ts';
 import {

@@ -1,7 +1,7 @@
 import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import type { ClientService } from '../documents/clients/client-service.ts';
 import type { BillingDocument } from '../documents/document.ts';
-import type { RenderedPdf } from '../pdf/index.ts';
+import type { RenderedPdf } from '../pdf/pdf-renderer.ts';
 import type { InvoiceService } from '../documents/invoice-service.ts';
 import type { QuoteService } from '../documents/quote-service.ts';
 import type { MailService } from '../mail/mail-service.ts';

@@ -17,7 +17,6 @@ export {
   type TaxGroup,
   paidAmount,
   type PaymentInput,
-  RECEIVED_PAYMENT_STATUSES,
   type TotalsInput,
   type TotalsJson,
 } from './totals.ts';

@@ -3,15 +3,13 @@ import { type CurrencyCode, isCurrency } from './currencies.ts';
 import { Decimal, type DecimalInput } from './decimal.ts';
 import { CurrencyMismatchError, DiscountExceedsSubtotalError, InvalidAmountError } from './errors.ts';
 import { Money } from './money.ts';
+import { RECEIVED_PAYMENT_STATUSES } from '../payments/statuses.ts';
 
 /** Most decimals in an item's quantity or price, and in a percentage (contract §4). */
 export const LINE_DECIMALS = 4;
 
 // Beyond 2^53 − 1 minor units an amount has no exact JSON number.
 const MAX_SAFE_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
-
-/** Payment statuses whose money was received: `refunded` is a completed payment refunded in full. */
-export const RECEIVED_PAYMENT_STATUSES: readonly string[] = Object.freeze(['completed', 'refunded']);
 
 /** One item of a document. `quantity` > 0 and `price` ≥ 0, each with at most 4 decimals. */
 export interface LineInput {
@@ -269,7 +267,7 @@ export function discountAmount(discount: DiscountInput | null, subtotal: Money):
 export function paidAmount(payments: readonly PaymentInput[], currency: CurrencyCode): Money {
   let paid = Money.zero(currency);
   payments.forEach((p, i) => {
-    if (!RECEIVED_PAYMENT_STATUSES.includes(p.status)) return;
+    if (!(RECEIVED_PAYMENT_STATUSES as readonly string[]).includes(p.status)) return;
     const amount = amountOf(p, currency, `payments[${i}].amount`);
     const refunded = p.refunded == null ? Money.zero(currency) : Money.parse(p.refunded, currency, `payments[${i}].refunded`);
     if (amount.isNegative() || refunded.isNegative() || refunded.greaterThan(amount)) {

@@ -10,7 +10,7 @@ import { BillingError } from '../errors.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import { InvalidAmountError, Money, type CurrencyCode } from '../money/index.ts';
 import type { OptionsStore } from '../options/options.ts';
-import type { PdfRenderer, RenderedPdf } from '../pdf/index.ts';
+import type { PdfRenderer, RenderedPdf } from '../pdf/pdf-renderer.ts';
 import { creditParts } from '../tax/index.ts';
 import { invalidParam } from '../validation/invalid-param.ts';
 import { amountExceeds, invalidState, notFound } from './payment-core.ts';

@@ -12,26 +12,7 @@ import { paymentAjaxActions } from './payment-ajax.ts';
 import { PaymentCore } from './payment-core.ts';
 import { paymentRoutes } from './payment-routes.ts';
 import { PaymentService } from './payment-service.ts';
-
-/** The money module's services. */
-export interface PaymentServices {
-  /** The one function that applies every change of money (docs/payments.md). */
-  core: PaymentCore;
-  /** Payments and refunds as an administrator does them (the in-process API `payments`). */
-  payments: PaymentService;
-  creditNotes: CreditNoteService;
-  /** The active gateways: their webhooks, checkout and reconciliation (docs/gateways.md). */
-  gateways: GatewayRuntime;
-}
-
-/** What the money routes and actions are given. */
-export interface PaymentsContext {
-  options: OptionsStore;
-  hooks: HookRegistry;
-  config: Config;
-  payments: PaymentService;
-  creditNotes: CreditNoteService;
-}
+import type { PaymentsContext, PaymentServices } from './services.ts';
 
 /**
  * Money (contract §5, §7): the payment core, payments, refunds, credit notes, cancelling, and the core

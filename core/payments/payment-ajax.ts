@@ -3,7 +3,7 @@ import { invoiceRepresentation, representationContext } from '../documents/repre
 import type { AjaxAction, AjaxRequest } from '../http/ajax/ajax-action.ts';
 import type { ArgSchema } from '../http/rest/route.ts';
 import { checkFields } from '../validation/args.ts';
-import type { PaymentsContext } from './index.ts';
+import type { PaymentsContext } from './services.ts';
 import { creditNoteRepresentation, paymentRepresentation } from './payment-representation.ts';
 import {
   CANCEL_ARGS,

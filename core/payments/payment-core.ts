@@ -10,7 +10,7 @@ import {
   isOffline,
   PAYMENT_COLUMNS,
   paymentFromRow,
-  RECEIVED_STATUSES,
+  RECEIVED_PAYMENT_STATUSES,
   type GatewayMethod,
   type Payment,
   type PaymentMethod,
@@ -338,7 +338,7 @@ export class PaymentCore {
     payment: Payment,
     actor: Actor,
   ): Promise<PaymentOutcome> {
-    if (RECEIVED_STATUSES.includes(payment.status))
+    if (RECEIVED_PAYMENT_STATUSES.includes(payment.status))
       return { result: 'unchanged', payment, invoice, note: `payment ${payment.reference} is already ${payment.status}` };
     // an administrator completing a payment decides (it is how a payment held for review is accepted)
     const mismatch =
@@ -408,7 +408,7 @@ export class PaymentCore {
   }
 
   private async fail(tx: Tx, cmd: FailCommand, invoice: BillingDocument, payment: Payment, actor: Actor): Promise<PaymentOutcome> {
-    if (RECEIVED_STATUSES.includes(payment.status)) {
+    if (RECEIVED_PAYMENT_STATUSES.includes(payment.status)) {
       await audit(tx, actor, {
         action: 'payment.fail_ignored',
         objectType: 'payment',
@@ -463,7 +463,7 @@ export class PaymentCore {
     payment: Payment,
     actor: Actor,
   ): Promise<PaymentOutcome> {
-    if (!RECEIVED_STATUSES.includes(payment.status)) {
+    if (!RECEIVED_PAYMENT_STATUSES.includes(payment.status)) {
       if (origin.channel === 'gateway')
         return { result: 'ignored', payment, invoice, note: `payment ${payment.reference} is ${payment.status}: nothing to refund` };
       throw invalidState(`Payment ${payment.reference} is ${payment.status}: only received money can be refunded.`);

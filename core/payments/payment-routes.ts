@@ -4,7 +4,7 @@ import { pdfResponse } from '../http/rest/pdf-response.ts';
 import { invoiceRepresentation, representationContext } from '../documents/representation.ts';
 import { COLLECTION_ARGS, collectionResponse, pageWindow } from '../http/rest/pagination.ts';
 import { RestResponse, type ArgSchema, type RestRequest, type RestRoute } from '../http/rest/route.ts';
-import type { PaymentsContext } from './index.ts';
+import type { PaymentsContext } from './services.ts';
 import { INVOICE_SCHEMA } from '../documents/document-representation-schema.ts';
 import { creditNoteRepresentation, paymentRepresentation } from './payment-representation.ts';
 import {

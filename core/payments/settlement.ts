@@ -5,11 +5,16 @@ import type { InvoiceService } from '../documents/invoice-service.ts';
 import { BillingError } from '../errors.ts';
 import { Money, isCurrency } from '../money/index.ts';
 import { invoiceStatusAfter } from './invoice-status.ts';
+import { sqlLiterals } from '../db/sql-literals.ts';
+import { RECEIVED_PAYMENT_STATUSES } from './statuses.ts';
+
+/** Payments whose money was received, as SQL literals. */
+const RECEIVED = sqlLiterals(RECEIVED_PAYMENT_STATUSES);
 
 // Two statements rather than one general one: one runs for every payment, and each is planned for its
 // own shape (and prepared once per connection).
 const PAID = `(select coalesce(sum(amount - refunded), 0) as sum_paid from billing_payments
-               where invoice_id = $1 and status in ('completed', 'refunded') and currency = $2) p`;
+               where invoice_id = $1 and status in (${RECEIVED}) and currency = $2) p`;
 const SETTLE_WITH_CREDITS = statement(
   'invoice_settle_with_credits',
   `update billing_documents d
@@ -68,8 +73,7 @@ export async function settleInvoice(
   // whether money was ever received matters only for an unpaid balance with nothing paid now
   if (m.paid.isZero() && !m.due.isZero()) {
     m.received =
-      (await tx.query(`select 1 from billing_payments where invoice_id = $1 and status in ('completed', 'refunded') limit 1`, [invoice.id]))
-        .length > 0;
+      (await tx.query(`select 1 from billing_payments where invoice_id = $1 and status in (${RECEIVED}) limit 1`, [invoice.id])).length > 0;
   }
   return invoices.setStatus(tx, settled, invoiceStatusAfter(settled.status, m), actor);
 }

@@ -4,7 +4,8 @@
 import type { Content, ContentTable, TableCell, TDocumentDefinitions, Watermark } from 'pdfmake/interfaces.js';
 import type { PdfDocumentKind, PdfDocumentModel, PdfDocumentStatus, TaxCategory } from './document-model.ts';
 import { FONT_FAMILY } from './fonts.ts';
-import { countryName, formatDate, formatMoney, isZero } from '../display/format.ts';
+import { countryName, formatDate, formatMoney } from '../display/format.ts';
+import { totalsRows } from '../display/totals-rows.ts';
 import { HEADER_FILL, RULE_COLOR } from './table-layouts.ts';
 
 /** Receives the built definition and the document; returns the definition to render. */
@@ -232,26 +233,16 @@ function items(doc: PdfDocumentModel, money: (a: string) => string): ContentTabl
 }
 
 function totals(doc: PdfDocumentModel, money: (a: string) => string): Content {
-  const t = doc.totals;
-  const pairs: [string, string][] = [['Subtotal', money(t.subtotal)]];
-  if (!isZero(t.discount)) pairs.push(['Discount', `-${money(t.discount)}`]);
   const taxLabel = doc.taxTreatment.category === 'standard' ? 'Tax' : `Tax (${TAX_LABEL[doc.taxTreatment.category].toLowerCase()})`;
-  const breakdown = doc.taxBreakdown ?? [];
-  if (breakdown.length > 1) {
-    for (const line of breakdown) pairs.push([`${line.label} on ${money(line.basis)}`, money(line.tax)]);
-  } else {
-    pairs.push([taxLabel, money(t.tax)]);
-  }
-
-  const final: [string, string][] = [];
-  if (doc.kind === 'invoice') {
-    const settled: [string, string][] = [];
-    if (!isZero(t.paid)) settled.push(['Paid', `-${money(t.paid)}`]);
-    if (!isZero(t.credited)) settled.push(['Credited', `-${money(t.credited)}`]);
-    final.push(['Total', money(t.total)], ...settled, ['Amount due', money(t.due)]);
-  } else {
-    final.push([doc.kind === 'quote' ? 'Total' : 'Credit total', money(t.total)]);
-  }
+  const rows = totalsRows(
+    { currency: doc.currency, totals: doc.totals, taxLines: doc.taxBreakdown ?? [] },
+    { settlement: doc.kind === 'invoice', taxLabel, totalLabel: doc.kind === 'credit_note' ? 'Credit total' : 'Total' },
+  );
+  // the rows up to the total in one table, the total and what follows it (settled, due) in another
+  const drawn = rows.map((r): [string, string] => [r.label, `${r.deducted ? '-' : ''}${money(r.amount)}`]);
+  const split = rows.findIndex((r) => r.key === 'total');
+  const pairs = drawn.slice(0, split);
+  const final = drawn.slice(split);
 
   const row = ([label, value]: [string, string], strong = false) => [
     { text: label, bold: strong, color: strong ? INK : MUTED },

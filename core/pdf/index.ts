@@ -14,29 +14,6 @@ import { PdfRenderer } from './pdf-renderer.ts';
  *
  * A filter returns plain data: table layouts by name (see `table-layouts.ts`), images as data: URLs.
  */
-export type {
-  PdfCompany,
-  PdfCustomer,
-  PdfDocumentKind,
-  PdfDocumentModel,
-  PdfDocumentStatus,
-  PdfLineItem,
-  PdfTaxTreatment,
-  PdfTotals,
-  TaxCategory,
-} from './document-model.ts';
-export {
-  buildPdfDefinition,
-  type BuildPdfOptions,
-  type PageSizeName,
-  pdfDefinition,
-  type PdfDefinitionFilter,
-} from './document-definition.ts';
-export { PdfRenderer, type PdfRendererOptions, type PdfRendererStats, type RenderedPdf } from './pdf-renderer.ts';
-export { PdfRenderPool, type RenderPoolOptions } from './render-pool.ts';
-export { FONT_FAMILY } from './fonts.ts';
-
-/** PDFs, rendered in a pool of worker threads and never twice for the same definition. */
 export const pdfModule = defineModule({
   name: 'pdf',
   services: () => new PdfRenderer(),

@@ -15,7 +15,7 @@ import type { OptionsStore } from '../options/options.ts';
 import type { SettingsDeclaration } from '../options/option-map.ts';
 import type { OutboxItem, OutboxWriter, QueueDefinition } from '../outbox/outbox.ts';
 import type { GatewayProvider } from '../payments/gateways/gateway-provider.ts';
-import type { AdminScreen } from '../admin/screens.ts';
+import type { AdminScreen } from '../admin/types.ts';
 import type { RoleDeclaration } from '../identity/role-registry.ts';
 import type { ObjectKind } from '../scope/object-kind.ts';
 

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { isBillingError } from '../errors.ts';
 import { formatMoney } from '../display/format.ts';
 import { html } from '../http/html.ts';
+import { isOpenInvoiceStatus } from '../documents/statuses.ts';
 import { Money, type CurrencyCode } from '../money/index.ts';
 import { PAYMENT_COLUMNS, paymentFromRow } from '../payments/payment.ts';
 import { PUBLIC_HEADERS, publicPage } from './public-layout.ts';
@@ -9,8 +10,6 @@ import type { PublicPagesDeps } from './types.ts';
 import { unlock } from './unlock.ts';
 import { message, notFound } from './public-templates.ts';
 
-/** Issued invoices that still take money. */
-export const PAYABLE = ['available', 'partial', 'unpaid'];
 const RETURN_LINK = 'payment-return';
 
 /**
@@ -27,7 +26,7 @@ export async function pay(d: PublicPagesDeps, req: Request, res: Response): Prom
     const back = `/billing/invoice/${doc.id}?key=${encodeURIComponent(String(req.query.key))}`;
     const currency = doc.currency as CurrencyCode;
     const due = Money.parse(doc.totals.due, currency);
-    if (!PAYABLE.includes(doc.status) || !due.isPositive()) {
+    if (!isOpenInvoiceStatus(doc.status) || !due.isPositive()) {
       return message(res, 409, 'Nothing to pay', `Invoice ${doc.number} has nothing left to pay.`, back);
     }
     let amount = due;

@@ -5,9 +5,10 @@ import { documentFromRow, DOCUMENT_COLUMNS, type BillingDocument } from '../docu
 import { documentPdf } from '../documents/document-pdf.ts';
 import { pdfFilename } from '../pdf/file-name.ts';
 import { quoteStatus } from '../documents/representation.ts';
+import { isOpenInvoiceStatus } from '../documents/statuses.ts';
 import { siteDate } from '../time/site-time.ts';
 import { PUBLIC_HEADERS, PUBLIC_SCRIPT, PUBLIC_SCRIPT_PATH, publicPage } from './public-layout.ts';
-import { PAYABLE, pay, payingPolicy, paymentReturn } from './pay-flow.ts';
+import { pay, payingPolicy, paymentReturn } from './pay-flow.ts';
 import { label, notFound, page, type Kind } from './public-templates.ts';
 import type { PublicPagesDeps } from './types.ts';
 import { unlock } from './unlock.ts';
@@ -66,7 +67,7 @@ async function serve(d: PublicPagesDeps, kind: Kind, req: Request, res: Response
     ]);
     const today = siteDate(new Date(), o.timezone);
     const token = kind === 'quote' && quoteStatus(doc, today) === 'available' ? await d.quotes.mintToken(doc.id) : null;
-    const payable = kind === 'invoice' && PAYABLE.includes(viewed.status) && Number(viewed.totals.due) > 0;
+    const payable = kind === 'invoice' && isOpenInvoiceStatus(viewed.status) && Number(viewed.totals.due) > 0;
     const gateways = payable ? await d.gateways.available() : [];
     const policy = gateways.length ? { 'Content-Security-Policy': payingPolicy(await d.gateways.origins()) } : {};
     // what active plugins add to the page (the e-signature addon's "Signed by" and its pad), inside the same policy

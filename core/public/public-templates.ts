@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import type { BillingDocument } from '../documents/document.ts';
 import { isOverdue, quoteStatus } from '../documents/representation.ts';
 import { formatMoney } from '../display/format.ts';
+import { totalsRows } from '../display/totals-rows.ts';
 import { html, type Html } from '../http/html.ts';
 import { breakdownLabel, countryName, taxStatements } from '../tax/index.ts';
 import { PUBLIC_HEADERS, publicPage } from './public-layout.ts';
@@ -34,18 +35,10 @@ export function page(doc: BillingDocument, c: PageContext): Html {
   const status = kind === 'quote' ? quoteStatus(doc, c.today) : isOverdue(doc, c.today) ? 'overdue' : doc.status;
   const base = `/billing/${kind}/${doc.id}`;
   const keyQuery = `?key=${encodeURIComponent(c.key)}`;
-  const t = doc.totals;
-  const totalRows: Array<[string, string, boolean?]> = [
-    ['Subtotal', t.subtotal],
-    ...(Number(t.discount) ? [['Discount', `-${t.discount}`] as [string, string]] : []),
-    ...(doc.taxBreakdown.length > 1
-      ? doc.taxBreakdown.map((e) => [`${breakdownLabel(e)} on ${money(e.basis)}`, e.tax] as [string, string])
-      : [['Tax', t.tax] as [string, string]]),
-    ['Total', t.total, true],
-    ...(kind === 'invoice' && Number(t.paid) ? [['Paid', t.paid] as [string, string]] : []),
-    ...(kind === 'invoice' && Number(t.credited) ? [['Credited', t.credited] as [string, string]] : []),
-    ...(kind === 'invoice' ? [['Amount due', t.due, true] as [string, string, boolean]] : []),
-  ];
+  const totalRows = totalsRows(
+    { currency: doc.currency, totals: doc.totals, taxLines: doc.taxBreakdown.map((e) => ({ ...e, label: breakdownLabel(e) })) },
+    { settlement: kind === 'invoice' },
+  );
   return html`
 <header>
   <div><h1>${label(kind)} ${doc.number}</h1>${doc.title ? html`<div class="muted">${doc.title}</div>` : ''}</div>
@@ -65,7 +58,7 @@ ${doc.customer.name}${doc.customer.company ? `\n${doc.customer.company}` : ''}${
     <td class="num">${i.quantity}</td><td class="num">${money(i.price)}</td><td class="num">${money(i.amount)}</td></tr>`,
   )}</tbody>
 </table>
-<table class="totals">${totalRows.map(([name, amount, strong]) => html`<tr class="${strong ? 'grand' : ''}"><td>${name}</td><td class="num">${money(amount)}</td></tr>`)}</table>
+<table class="totals">${totalRows.map((r) => html`<tr class="${r.grand ? 'grand' : ''}"><td>${r.label}</td><td class="num">${money(r.key === 'discount' ? `-${r.amount}` : r.amount)}</td></tr>`)}</table>
 ${taxStatements(doc).map((statement) => html`<p class="statement">${statement}</p>`)}
 ${doc.notes ? html`<h3>Notes</h3><p>${doc.notes}</p>` : ''}
 ${doc.terms ? html`<h3>Terms</h3><p>${doc.terms}</p>` : ''}

@@ -7,7 +7,7 @@ import type { Identity } from '../identity/identity.ts';
 import type { Logger } from '../log.ts';
 import type { OptionsStore } from '../options/options.ts';
 import type { GatewayRuntime } from '../payments/gateways/gateway-runtime.ts';
-import type { PdfRenderer } from '../pdf/index.ts';
+import type { PdfRenderer } from '../pdf/pdf-renderer.ts';
 
 /** What the customer's pages need from the rest of the service. */
 export interface PublicPagesDeps {

@@ -6,6 +6,11 @@ import { addDays, siteDate } from '../time/site-time.ts';
 import { isCurrency, Money } from '../money/index.ts';
 import type { OptionsStore } from '../options/options.ts';
 import { invalidParam } from '../validation/invalid-param.ts';
+import { sqlLiterals } from '../db/sql-literals.ts';
+import { RECEIVED_PAYMENT_STATUSES } from '../payments/statuses.ts';
+
+/** Payments whose money was received, as SQL literals. */
+const RECEIVED = sqlLiterals(RECEIVED_PAYMENT_STATUSES);
 
 export type ReportGroup = 'day' | 'week' | 'month';
 
@@ -198,7 +203,7 @@ function reportScanSql(scoped: boolean): string {
     select date_trunc($3, p.date at time zone $5)::date as period, sum(p.amount) as amount
       from billing_payments p
       join billing_documents d on d.id = p.invoice_id and d.trashed_at is null, bounds
-     where p.status in ('completed', 'refunded') and p.currency = $4
+     where p.status in (${RECEIVED}) and p.currency = $4
        and p.date >= bounds.since and p.date < bounds.until ${paymentsOf}
      group by 1
   ),

@@ -1,16 +1,10 @@
-import { siteDateTime } from './site-time.ts';
+import { zoneOffset } from './site-time.ts';
 import { invalidParam } from '../validation/invalid-param.ts';
 
 /** `Y-m-d`, `Y-m-d H:i:s` (or with a `T`): how payment dates and date filters are written. */
 export const SITE_DATE_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}:\\d{2})?$';
 
 const PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}):(\d{2}))?$/;
-
-/** Milliseconds the zone's wall clock is ahead of UTC at instant `t`. */
-function offsetAt(t: number, timeZone: string): number {
-  const m = PARTS.exec(siteDateTime(new Date(t), timeZone))!;
-  return Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) - t;
-}
 
 /**
  * The instant a wall-clock time of the site's timezone names (`2026-03-01 10:00:00` in Europe/Paris is
@@ -27,6 +21,6 @@ export function parseSiteDateTime(text: string, timeZone: string, param = 'date'
   if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo! - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 || s > 59)
     throw bad();
   // two passes: the offset at the first guess may differ from the offset at the answer across a DST change
-  const first = wall - offsetAt(wall, timeZone);
-  return new Date(wall - offsetAt(first, timeZone));
+  const first = wall - zoneOffset(wall, timeZone);
+  return new Date(wall - zoneOffset(first, timeZone));
 }

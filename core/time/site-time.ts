@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /**
  * Dates in the site's timezone (option `timezone`, IANA name): "today" for defaults and overdue,
  * and WordPress's `Y-m-d H:i:s` for timestamps in representations.
@@ -53,26 +55,27 @@ function offsetAt(ms: number, timeZone: string): number {
  * DST switch, sends every instant of that quarter to Intl).
  */
 const QUARTER_MS = 15 * 60 * 1000;
-const offsets = new Map<string, number | null>();
+// 'varies': the offset changes inside that quarter
+const offsets = new LRUCache<string, number | 'varies'>({ max: 50_000 });
 
-function offset(ms: number, timeZone: string): number {
+/** Milliseconds the zone's wall clock is ahead of UTC at instant `ms` (whole seconds): the one offset function. */
+export function zoneOffset(ms: number, timeZone: string): number {
   if (timeZone === 'UTC') return 0;
   const quarter = Math.floor(ms / QUARTER_MS);
   const key = `${timeZone} ${quarter}`;
   let known = offsets.get(key);
   if (known === undefined) {
     const start = offsetAt(quarter * QUARTER_MS, timeZone);
-    known = start === offsetAt((quarter + 1) * QUARTER_MS - 1, timeZone) ? start : null;
-    if (offsets.size >= 50_000) offsets.clear();
+    known = start === offsetAt((quarter + 1) * QUARTER_MS - 1, timeZone) ? start : 'varies';
     offsets.set(key, known);
   }
-  return known ?? offsetAt(ms, timeZone);
+  return known === 'varies' ? offsetAt(ms, timeZone) : known;
 }
 
 /** The wall clock of an instant in the zone, as `YYYY-MM-DDTHH:MM:SS` (ISO text of the shifted instant). */
 function wallClock(date: Date, timeZone: string): string {
   const ms = date.getTime();
-  const shifted = new Date(Math.floor(ms / 1000) * 1000 + offset(ms, timeZone)).toISOString();
+  const shifted = new Date(Math.floor(ms / 1000) * 1000 + zoneOffset(ms, timeZone)).toISOString();
   // years outside 0000–9999 are written with a sign by toISOString: rare enough to ask Intl
   return shifted.length === 24 ? shifted.slice(0, 19) : viaIntl(date, timeZone);
 }

@@ -1,15 +1,13 @@
 // What the e-invoicing plugin adds to the admin app, as data: the download links on an issued
 // invoice's screen (read by the core builder through `billing_admin_document_links`) and the reader
 // screen, which posts a received file to POST /einvoices/read and shows what it says.
-import { filter, uploadScreen, type DocumentLink, type ResourceColumn } from '../../core/plugin-api.ts';
-
-const ISSUED = ['available', 'partial', 'paid', 'unpaid', 'cancelled'];
+import { filter, ISSUED_INVOICE_STATUSES, uploadScreen, type DocumentLink, type ResourceColumn } from '../../core/plugin-api.ts';
 
 export const EINVOICE_LINKS: DocumentLink[] = [
-  { label: 'Factur-X (PDF)', path: '/invoices/{id}/facturx', statuses: ISSUED },
-  { label: 'Peppol UBL (XML)', path: '/invoices/{id}/ubl', statuses: ISSUED },
-  { label: 'XRechnung (XML)', path: '/invoices/{id}/xrechnung', statuses: ISSUED },
-  { label: 'CII (XML)', path: '/invoices/{id}/cii', statuses: ISSUED },
+  { label: 'Factur-X (PDF)', path: '/invoices/{id}/facturx', statuses: ISSUED_INVOICE_STATUSES },
+  { label: 'Peppol UBL (XML)', path: '/invoices/{id}/ubl', statuses: ISSUED_INVOICE_STATUSES },
+  { label: 'XRechnung (XML)', path: '/invoices/{id}/xrechnung', statuses: ISSUED_INVOICE_STATUSES },
+  { label: 'CII (XML)', path: '/invoices/{id}/cii', statuses: ISSUED_INVOICE_STATUSES },
 ];
 
 export const documentLinks = filter(

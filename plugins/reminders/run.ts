@@ -3,8 +3,11 @@ import {
   Decimal,
   formatDate,
   formatMoney,
+  isOpenInvoiceStatus,
   Money,
+  OPEN_INVOICE_STATUSES,
   siteDate,
+  sqlLiterals,
   type BillingDocument,
   type CurrencyCode,
   type OutboxItem,
@@ -12,8 +15,8 @@ import {
 } from '../../core/plugin-api.ts';
 import { fillHtml, fillText, normalizeSteps, plainText, type ReminderStep } from './steps.ts';
 
-/** Issued invoices that still take money: the only ones reminded or charged a fee (contract §9.3). */
-export const OPEN_STATUSES = ['available', 'partial', 'unpaid'];
+/** Issued invoices that still take money, as SQL: the only ones reminded or charged a fee (contract §9.3). */
+const OPEN = sqlLiterals(OPEN_INVOICE_STATUSES);
 /** Invoices handled per transaction: a run over many due invoices holds no lock for long. */
 const BATCH = 500;
 /**
@@ -77,7 +80,7 @@ async function reminderCandidates(ctx: PluginContext, steps: ReminderStep[], tod
     `select id, total from (
        select d.id, row_number() over (partition by lower(trim(d.customer_email)) order by d.id) as nth, count(*) over () as total
          from billing_documents d
-        where d.kind = 'invoice' and d.trashed_at is null and d.status in ('available', 'partial', 'unpaid')
+        where d.kind = 'invoice' and d.trashed_at is null and d.status in (${OPEN})
           and d.due_date <= $1::date and d.due > 0 and d.customer_email <> ''
           and not exists (select 1 from reminders_sent r where r.invoice_id = d.id and r.offset_days = ${LATEST('$2', '$3')})
      ) c
@@ -108,7 +111,7 @@ async function recordBatch(
          select d.id, d.due_date, ${LATEST('$2', '$3')} as latest, lower(trim(d.customer_email)) as recipient
            from billing_documents d
           where d.id = any($1::bigint[]) and d.kind = 'invoice' and d.trashed_at is null
-            and d.status in ('available', 'partial', 'unpaid') and d.due > 0 and d.customer_email <> ''
+            and d.status in (${OPEN}) and d.due > 0 and d.customer_email <> ''
        )
        , recorded as (
          insert into reminders_sent (invoice_id, offset_days, status, subject, body)
@@ -196,7 +199,7 @@ export async function sendReminder(item: OutboxItem, ctx: PluginContext): Promis
 }
 
 function stillOpen(doc: BillingDocument): boolean {
-  return !doc.trashed && OPEN_STATUSES.includes(doc.status) && Number(doc.totals.due) > 0;
+  return !doc.trashed && isOpenInvoiceStatus(doc.status) && Number(doc.totals.due) > 0;
 }
 
 /**
@@ -209,7 +212,7 @@ async function applyLateFees(ctx: PluginContext, today: string): Promise<number>
   const o = await ctx.options.getMany(['late_fee_type', 'late_fee_amount', 'late_fee_after_days']);
   const rows = await ctx.db.query<{ id: string }>(
     `select d.id from billing_documents d
-      where d.kind = 'invoice' and d.trashed_at is null and d.status in ('available', 'partial', 'unpaid')
+      where d.kind = 'invoice' and d.trashed_at is null and d.status in (${OPEN})
         and d.due_date <= $1::date and d.due > 0
         and not exists (select 1 from reminders_late_fees f where f.invoice_id = d.id)
       order by d.id`,

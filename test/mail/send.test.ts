@@ -270,7 +270,7 @@ describe('a mail server that refuses the message', () => {
     const down = await new TestSmtp().start();
     const url = down.url;
     await down.close();
-    const { MailService } = await import('../../core/mail/index.ts');
+    const { MailService } = await import('../../core/mail/mail-service.ts');
     const { createMailTransport } = await import('../../core/mail/transport.ts');
     const mail = new MailService({
       db: k.db,

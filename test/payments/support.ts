@@ -6,7 +6,7 @@ import { CreditNoteService } from '../../core/payments/credit-note-service.ts';
 import { PaymentCore } from '../../core/payments/payment-core.ts';
 import { PaymentService } from '../../core/payments/payment-service.ts';
 import { isOffline } from '../../core/payments/payment.ts';
-import type { PdfRenderer } from '../../core/pdf/index.ts';
+import type { PdfRenderer } from '../../core/pdf/pdf-renderer.ts';
 import { services, type Services } from '../helpers/services.ts';
 
 export const ADMIN: Actor = Object.freeze({ id: null, name: 'test-admin' });

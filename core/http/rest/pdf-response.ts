@@ -1,5 +1,5 @@
 import { pdfFilename } from '../../pdf/file-name.ts';
-import type { RenderedPdf } from '../../pdf/index.ts';
+import type { RenderedPdf } from '../../pdf/pdf-renderer.ts';
 import { RestResponse } from './route.ts';
 
 /** A PDF as a REST answer: `inline` with the document's file name and its ETag; 304 when the client holds these bytes. */

@@ -1,6 +1,7 @@
 import { html, type Html } from '../../http/html.ts';
 import type { BillingDocument } from '../../documents/document.ts';
-import { formatMoney, isZero } from '../../display/format.ts';
+import { formatMoney } from '../../display/format.ts';
+import { totalsRows } from '../../display/totals-rows.ts';
 import { breakdownLabel } from '../../tax/index.ts';
 import type { SlotValues } from '../compiled-template.ts';
 import type { MailCompany } from './template.ts';
@@ -95,39 +96,26 @@ const NUM = `${CELL};text-align:right;white-space:nowrap`;
  */
 export function itemRows(doc: BillingDocument, withDue: boolean): Html {
   const money = (v: string) => formatMoney(v, doc.currency);
-  const t = doc.totals;
-  const totals: Array<[string, string, boolean]> = [
-    ['Subtotal', money(t.subtotal), false],
-    ...(!isZero(t.discount) ? [['Discount', `-${money(t.discount)}`, false] as [string, string, boolean]] : []),
-    ...(doc.taxBreakdown.length > 1
-      ? doc.taxBreakdown.map((e) => [`${breakdownLabel(e)} on ${money(e.basis)}`, money(e.tax), false] as [string, string, boolean])
-      : !isZero(t.tax)
-        ? [[`Tax`, money(t.tax), false] as [string, string, boolean]]
-        : []),
-    ['Total', money(t.total), true],
-    ...(withDue && !isZero(t.paid) ? [['Paid', money(t.paid), false] as [string, string, boolean]] : []),
-    ...(withDue && !isZero(t.credited) ? [['Credited', money(t.credited), false] as [string, string, boolean]] : []),
-    ...(withDue ? [['Amount due', money(t.due), true] as [string, string, boolean]] : []),
-  ];
+  const totals = mailTotals(doc, withDue);
   return html`<tr style="color:#6b7280;font-size:12px;text-align:left"><th style="${CELL}">Item</th><th style="${NUM}">Qty</th><th style="${NUM}">Price</th><th style="${NUM}">Amount</th></tr>
 ${doc.items.map((i) => html`<tr><td style="${CELL}">${i.name}${i.description ? html`<br><span style="color:#6b7280;font-size:12px">${i.description}</span>` : ''}</td><td style="${NUM}">${i.quantity}</td><td style="${NUM}">${money(i.price)}</td><td style="${NUM}">${money(i.amount)}</td></tr>`)}
-${totals.map(([label, amount, strong]) => html`<tr${strong ? html` style="font-weight:600"` : ''}><td colspan="3" style="padding:4px 0;text-align:right">${label}</td><td style="padding:4px 0;text-align:right;white-space:nowrap">${amount}</td></tr>`)}`;
+${totals.map(({ label, amount, grand }) => html`<tr${grand ? html` style="font-weight:600"` : ''}><td colspan="3" style="padding:4px 0;text-align:right">${label}</td><td style="padding:4px 0;text-align:right;white-space:nowrap">${amount}</td></tr>`)}`;
 }
 
 /** The same lines and totals for the text part. */
 export function itemText(doc: BillingDocument, withDue: boolean): string {
   const money = (v: string) => formatMoney(v, doc.currency);
-  const t = doc.totals;
   const out = doc.items.map((i) => `- ${i.name}: ${i.quantity} x ${money(i.price)} = ${money(i.amount)}`);
-  out.push('', `Subtotal: ${money(t.subtotal)}`);
-  if (!isZero(t.discount)) out.push(`Discount: -${money(t.discount)}`);
-  if (doc.taxBreakdown.length > 1) for (const e of doc.taxBreakdown) out.push(`${breakdownLabel(e)} on ${money(e.basis)}: ${money(e.tax)}`);
-  else if (!isZero(t.tax)) out.push(`Tax: ${money(t.tax)}`);
-  out.push(`Total: ${money(t.total)}`);
-  if (withDue) {
-    if (!isZero(t.paid)) out.push(`Paid: ${money(t.paid)}`);
-    if (!isZero(t.credited)) out.push(`Credited: ${money(t.credited)}`);
-    out.push(`Amount due: ${money(t.due)}`);
-  }
+  out.push('', ...mailTotals(doc, withDue).map((r) => `${r.label}: ${r.amount}`));
   return out.join('\n');
+}
+
+/** The totals rows of a mail, amounts formatted: a zero tax is left out, a discount reads with a minus. */
+function mailTotals(doc: BillingDocument, withDue: boolean): Array<{ label: string; amount: string; grand: boolean }> {
+  const taxLines = doc.taxBreakdown.map((e) => ({ ...e, label: breakdownLabel(e) }));
+  return totalsRows({ currency: doc.currency, totals: doc.totals, taxLines }, { settlement: withDue, hideZeroTax: true }).map((r) => ({
+    label: r.label,
+    amount: `${r.key === 'discount' ? '-' : ''}${formatMoney(r.amount, doc.currency)}`,
+    grand: r.grand,
+  }));
 }

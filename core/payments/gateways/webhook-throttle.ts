@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { SettingsDeclaration } from '../../options/option-map.ts';
 
 declare module '../../options/option-map.ts' {
@@ -20,7 +21,7 @@ export const WEBHOOK_THROTTLE_SETTINGS = {
 
 /** The window, and how long an address that went over stays turned away. */
 export const WEBHOOK_REFUSAL_WINDOW_MS = 60_000;
-/** Addresses remembered at once: the oldest is forgotten first, so the map cannot grow without bound. */
+/** Addresses remembered at once: the least recently refused is forgotten first, so memory stays bounded. */
 const MAX_ADDRESSES = 10_000;
 
 interface Count {
@@ -40,7 +41,7 @@ interface Count {
  * database would itself be a write per anonymous request.
  */
 export class WebhookThrottle {
-  private readonly counts = new Map<string, Count>();
+  private readonly counts = new LRUCache<string, Count>({ max: MAX_ADDRESSES });
   private readonly now: () => number;
 
   constructor(now: () => number = Date.now) {
@@ -49,7 +50,7 @@ export class WebhookThrottle {
 
   /** Seconds until `address` may try again, or 0 when it may now. */
   blocked(address: string): number {
-    const c = this.counts.get(address);
+    const c = this.counts.peek(address);
     if (!c) return 0;
     const now = this.now();
     if (c.until > now) return Math.ceil((c.until - now) / 1000);
@@ -59,17 +60,11 @@ export class WebhookThrottle {
   /** One more request of `address` that did no work; more than `limit` in the window turns it away. */
   refused(address: string, limit: number): void {
     const now = this.now();
-    let c = this.counts.get(address);
-    if (!c || now - c.since > WEBHOOK_REFUSAL_WINDOW_MS) {
-      this.counts.delete(address);
-      c = { since: now, refused: 0, until: 0 };
-    } else {
-      // re-inserted: the map's order is the order of last use, so the oldest goes first below
-      this.counts.delete(address);
-    }
+    let c = this.counts.peek(address);
+    if (!c || now - c.since > WEBHOOK_REFUSAL_WINDOW_MS) c = { since: now, refused: 0, until: 0 };
     c.refused++;
     if (c.refused > limit) c.until = now + WEBHOOK_REFUSAL_WINDOW_MS;
+    // set marks it the most recently used: beyond MAX_ADDRESSES the least recently refused goes first
     this.counts.set(address, c);
-    while (this.counts.size > MAX_ADDRESSES) this.counts.delete(this.counts.keys().next().value!);
   }
 }
