@@ -14,7 +14,12 @@ export default {
       },
     ],
   },
-  testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/core/**/*.test.ts', '<rootDir>/plugins/**/*.test.ts', '<rootDir>/testing/**/*.test.ts'],
+  testMatch: [
+    '<rootDir>/test/**/*.test.ts',
+    '<rootDir>/core/**/*.test.ts',
+    '<rootDir>/plugins/**/*.test.ts',
+    '<rootDir>/testing/**/*.test.ts',
+  ],
   testTimeout: 60000,
   // each REST answer a test receives is checked against the served OpenAPI document (docs/api.md)
   setupFilesAfterEnv: ['<rootDir>/test/helpers/install-response-check.ts'],
