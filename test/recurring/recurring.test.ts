@@ -56,10 +56,10 @@ const daysAgo = (days: number) => new Date(Date.now() - days * 86400000).toISOSt
 async function savedLongAgo(body: Record<string, unknown>, start: string) {
   const p = await rest('POST', '/recurring', { ...body, start_date: today() });
   expect(p.status).toBe(201);
-  await a.db.query(
-    `update recurring_profiles set status = 'active', start_date = $2, next_date = $2, next_period = 0 where id = $1`,
-    [p.body.id, start],
-  );
+  await a.db.query(`update recurring_profiles set status = 'active', start_date = $2, next_date = $2, next_period = 0 where id = $1`, [
+    p.body.id,
+    start,
+  ]);
   return p.body;
 }
 
