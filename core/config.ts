@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { delimiter, resolve } from 'node:path';
 
-/** Process configuration, read once from the environment (contract §1). */
+/** Process configuration, read once from the environment (README.md). */
 export interface Config {
   port: number;
   host: string;

@@ -5,7 +5,7 @@
  * AJAX, webhook) and the CLI prints its message on one line.
  */
 export const ERROR_STATUS = {
-  // REST conventions (WordPress core codes, contract §4)
+  // REST conventions (WordPress core codes, docs/api.md)
   rest_no_route: 404,
   rest_invalid_json: 400,
   rest_missing_callback_param: 400,

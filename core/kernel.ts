@@ -73,7 +73,7 @@ export class Kernel {
   readonly assets = new AssetRegistry();
   /** Every module's services, by module name. */
   readonly services: ServiceMap;
-  /** The in-process service API (contract §2), for trusted code in this process: the CLI, tests. */
+  /** The in-process service API (docs/plugins.md), for trusted code in this process: the CLI, tests. */
   readonly api: ServiceApi;
   /** What the schema migration applied at boot, as `owner/name`. */
   readonly migrated: readonly string[];

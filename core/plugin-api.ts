@@ -54,7 +54,7 @@ export type { DocumentPdfs } from './modules/service-api.ts';
 export { BillingError, type ErrorCode, type ErrorMap, type ErrorDeclaration } from './errors.ts';
 export { runBounded, type BoundedRunOptions, type BoundedJob, type BoundHit } from './workers/bounded-worker.ts';
 export { cleanPng, type PngBounds, type PngCheck } from './images/clean-png.ts';
-/** Every billing capability the core declares (contract §3), for plugins that build roles from them. */
+/** Every billing capability the core declares (docs/identity.md), for plugins that build roles from them. */
 export { BILL_CAPABILITIES } from './identity/capabilities.ts';
 export type { BillingDocument, DocumentKind, InvoiceStatus } from './documents/types.ts';
 export { ISSUED_INVOICE_STATUSES, OPEN_INVOICE_STATUSES, isOpenInvoiceStatus } from './documents/statuses.ts';

@@ -174,7 +174,7 @@ export function adminRouter({ identity, options, config, screens, assets }: Admi
     sendHtml(res, err.status, messagePage('Bad Request', html`<p>The request could not be read.</p>`));
   }) as ErrorRequestHandler);
 
-  /** Contract §3: GET /wp-login.php?action=logout&_wpnonce=… (nonce action `log-out`). */
+  /** GET /wp-login.php?action=logout&_wpnonce=… (nonce action `log-out`; docs/identity.md). */
   async function logout(req: Request, res: Response): Promise<void> {
     const user = await identity.sessionUser(req);
     if (!user) {

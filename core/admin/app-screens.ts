@@ -91,7 +91,7 @@ export function appMount(props: AppProps): Html {
 <script type="application/json" id="billing-props">${raw(json)}</script>`;
 }
 
-/** The core's screens of contract §10 (Dashboard and Plugins are their own files). */
+/** The core's screens of docs/admin.md (Dashboard and Plugins are their own files). */
 export const CORE_APP_SCREENS: AppScreenSpec[] = [
   { slug: 'index.php', title: 'Dashboard', order: 0, capability: null, screen: 'dashboard' },
   { slug: 'invoices.php', title: 'Invoices', order: 10, capability: 'bill_view_invoices', screen: 'invoices' },

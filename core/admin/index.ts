@@ -9,7 +9,7 @@ import { clientSaveAction } from './client-actions.ts';
 import type { AdminServices } from './services.ts';
 
 /**
- * The admin area (contract §3, §10): `/wp-login.php`, the `/wp-admin/` shell with the screens every
+ * The admin area (docs/identity.md, docs/admin.md): `/wp-login.php`, the `/wp-admin/` shell with the screens every
  * unit declares (its sink takes them), the browser app's screens (Dashboard, Invoices, Quotes, Payments,
  * Clients, Reports, Settings, Audit log) and the Plugins screen.
  */

@@ -37,7 +37,7 @@ export interface ShellPage {
 
 /**
  * The admin shell every screen is rendered in. It embeds the two nonces for whoever is signed in
- * (contract §3) where scripts find them, and links to the logout URL on every screen.
+ * (docs/identity.md) where scripts find them, and links to the logout URL on every screen.
  */
 export function shell(p: ShellPage): string {
   return html`<!DOCTYPE html>

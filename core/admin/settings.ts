@@ -9,10 +9,10 @@ import type { SettingField } from './wire.ts';
 
 export type { SettingField } from './wire.ts';
 
-/** Contract §3: settings are `bill_manage_settings`. */
+/** Settings are `bill_manage_settings`. */
 export const MANAGE_SETTINGS = 'bill_manage_settings';
 
-/** The core's sections of the Settings screen (contract §10), in order; core options not named here go last. */
+/** The core's sections of the Settings screen (docs/admin.md), in order; core options not named here go last. */
 const CORE_SECTIONS: Array<{ id: string; title: string; keys: string[] }> = [
   {
     id: 'company',

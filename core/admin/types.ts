@@ -21,7 +21,7 @@ export interface ScreenContext {
 /**
  * An admin screen at `/wp-admin/<slug>`, declared as data. The shell (layout, menu, nonces, logout link)
  * is the router's; a screen renders only its own body. Any signed-in user may open the admin area
- * (contract §3); a screen with a capability answers 403 to whoever lacks it and is left out of their menu.
+ * (docs/identity.md); a screen with a capability answers 403 to whoever lacks it and is left out of their menu.
  */
 export interface AdminScreen {
   /** `index.php` (the dashboard), `plugins.php`, … */

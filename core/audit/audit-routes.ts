@@ -24,7 +24,7 @@ export const AUDIT_ENTRY_SCHEMA = {
   required: ['id', 'at', 'actor', 'actor_id', 'action', 'object_type', 'object_id', 'details', 'ip'],
 };
 
-/** `GET /audit-log` (contract §3: readable with `bill_view_audit_log`): who did what, when, from where. */
+/** `GET /audit-log` (docs/identity.md: readable with `bill_view_audit_log`): who did what, when, from where. */
 export function auditRoutes(log: AuditLog, options: OptionsStore): RestRoute[] {
   return [
     {

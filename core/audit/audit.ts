@@ -19,7 +19,7 @@ export interface AuditEntry {
 }
 
 /**
- * The audit log (contract §3): one row for every change of a document, payment, setting, role or plugin.
+ * The audit log (docs/identity.md): one row for every change of a document, payment, setting, role or plugin.
  * Written inside the transaction of the change it records, so the two commit or vanish together.
  */
 export async function audit(tx: Tx | Database, actor: Actor, entry: AuditEntry): Promise<void> {

@@ -4,7 +4,7 @@ import { readAudit } from './audit.ts';
 import { auditRoutes } from './audit-routes.ts';
 import type { AuditLog } from './services.ts';
 
-/** The audit log (contract §3): who did what, readable over `GET /audit-log` with `bill_view_audit_log`. */
+/** The audit log (docs/identity.md): who did what, readable over `GET /audit-log` with `bill_view_audit_log`. */
 export const auditModule = defineModule({
   name: 'audit',
   services: (ctx): AuditLog => ({ read: (q) => readAudit(ctx.db as Database, q) }),

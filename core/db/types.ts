@@ -12,6 +12,6 @@ export interface Statement {
 /** A unit of work: queries inside one transaction, and what to do once it has committed. */
 export interface Tx {
   query<T = Row>(sql: string | Statement, params?: readonly unknown[]): Promise<T[]>;
-  /** Runs after COMMIT (never after a rollback): this is where actions fire (contract §2). */
+  /** Runs after COMMIT (never after a rollback): this is where actions fire (docs/plugins.md). */
   afterCommit(fn: () => unknown): void;
 }

@@ -14,7 +14,7 @@ const id = (text: string | undefined): number => {
 
 /**
  * The public page of a document, with its access key: printed to the operator on the server, never
- * sent by any route (contract §5). This is how the link reaches someone who is not sent an e-mail.
+ * sent by any route (docs/documents.md). This is how the link reaches someone who is not sent an e-mail.
  */
 async function publicLink(docs: DocumentServices, config: Config, kind: 'invoice' | 'quote', docId: number) {
   const service = kind === 'invoice' ? docs.invoices : docs.quotes;

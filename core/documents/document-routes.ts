@@ -55,7 +55,7 @@ const listArgs = (statuses: string[]): Record<string, ArgSchema> => ({
   order: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
 });
 
-/** `/invoices` and `/quotes` of `billing/v1` (interface "Endpoints", contract §4). Every path goes through the services. */
+/** `/invoices` and `/quotes` of `billing/v1` (docs/api.md). Every path goes through the services. */
 export function documentRoutes(d: DocumentRouteDeps & { invoices: InvoiceService; quotes: QuoteService }): RestRoute[] {
   return [
     ...kindRoutes(d, {

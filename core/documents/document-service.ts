@@ -58,7 +58,7 @@ export interface PreparedDocument extends StoredTotals {
   terms: string;
 }
 
-/** 128 bits is the floor (contract §5); 192 bits, as URL-safe text. */
+/** 128 bits is the floor (docs/documents.md); 192 bits, as URL-safe text. */
 export function newAccessKey(): string {
   return randomBytes(24).toString('base64url');
 }

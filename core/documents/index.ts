@@ -21,7 +21,7 @@ import { QuoteService } from './quote-service.ts';
 import type { DocumentServices, DocumentsContext } from './services.ts';
 
 /**
- * The document engine (contract §4–§5): invoices, quotes and clients — numbering, totals, trash, the
+ * The document engine (docs/documents.md, docs/api.md): invoices, quotes and clients — numbering, totals, trash, the
  * REST collections, the builder's AJAX actions, the `invoice`/`quote` commands. Schema: ./migrations.ts.
  */
 export const documentsModule = defineModule({

@@ -13,7 +13,7 @@ import { invoiceRepresentation, representationContext } from './representation.t
 /** At most this many answers per autocomplete request. */
 export const INVOICE_SEARCH_LIMIT = 20;
 
-/** The legacy table's grant for the invoice actions that kept their names (contract §6). */
+/** The legacy table's grant for the invoice actions that kept their names (docs/ajax.md). */
 const LEGACY_CAPABILITY = 'manage_options';
 
 const ID_FIELD: Record<string, ArgSchema> = { id: { type: 'integer', minimum: 1, required: true, description: 'The invoice id' } };
@@ -22,7 +22,7 @@ const SAVE_FIELDS: Record<string, ArgSchema> = {
 };
 
 /**
- * The invoice builder's admin-ajax actions (contract §6), each a thin call into InvoiceService, answering
+ * The invoice builder's admin-ajax actions (docs/ajax.md), each a thin call into InvoiceService, answering
  * the REST representation. The legacy table lists four of them under their current names, with
  * `manage_options`; `legacyCapability` declares that grant (see docs/ajax.md on how it applies).
  */

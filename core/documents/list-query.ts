@@ -38,7 +38,7 @@ export interface ListResult {
 const ORDER_COLUMNS = { date: 'issue_date', id: 'id', number: 'number', due_date: 'due_date', total: 'total' } as const;
 
 /**
- * One page of a kind's documents and the total count, with the filters of contract §4. The search is
+ * One page of a kind's documents and the total count, with the filters of docs/api.md. The search is
  * a case-insensitive substring match over number, title, customer name and e-mail, served by a trigram
  * index on exactly that expression; list and count share one WHERE clause.
  */

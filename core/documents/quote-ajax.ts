@@ -10,13 +10,13 @@ import type { DocumentsContext } from './services.ts';
 
 const SAVE_FIELDS: Record<string, ArgSchema> = { id: { type: 'integer', minimum: 1, description: 'The quote id' } };
 
-/** The visitor's answer: `quote_id` and the page's one-time `token` (contract §6). */
+/** The visitor's answer: `quote_id` and the page's one-time `token` (docs/ajax.md). */
 const answerFields = { quote_id: 'The quote id', token: 'The one-time token of the public quote page' };
 
 /** The visitor's actions name a quote by its public page's token, which decides: no signed-in scope applies. */
 const BY_TOKEN = { quote_id: "the public page's one-time token decides, not a signed-in user's scope" };
 
-/** The quote builder's and the visitor's admin-ajax actions (contract §6). */
+/** The quote builder's and the visitor's admin-ajax actions (docs/ajax.md). */
 export function quoteAjaxActions(d: DocumentsContext): AjaxAction[] {
   const represent = async (doc: BillingDocument, req: AjaxRequest) => quoteRepresentation(doc, await representationContext(d, req));
   return [

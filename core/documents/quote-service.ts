@@ -11,7 +11,7 @@ import { listDocuments, type ListQuery, type ListResult } from './list-query.ts'
 import { quoteStatus } from './representation.ts';
 import { siteDate, siteDateTime } from '../time/site-time.ts';
 
-/** How long an Accept / Decline token of the public page stays good (contract §6). */
+/** How long an Accept / Decline token of the public page stays good (docs/ajax.md). */
 export const QUOTE_TOKEN_DAYS = 7;
 /**
  * Refused acceptances (a signature that fails its check) a page's token takes; the last one spends it,

@@ -92,7 +92,7 @@ function common(doc: BillingDocument, ctx: RepresentationContext, route: string)
   };
 }
 
-/** `billing_model_to_array` then `billing_rest_invoice` (contract §2). */
+/** `billing_model_to_array` then `billing_rest_invoice` (docs/plugins.md). */
 export async function invoiceRepresentation(doc: BillingDocument, ctx: RepresentationContext): Promise<Record<string, unknown>> {
   const today = siteDate(new Date(), ctx.timezone);
   const data = {

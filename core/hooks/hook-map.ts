@@ -1,5 +1,5 @@
 /**
- * Every hook the core raises, with its arguments in order (contract §2) and what a failing listener
+ * Every hook the core raises, with its arguments in order (docs/plugins.md) and what a failing listener
  * does. This is the one place hook names are declared: `addAction('billing_invoice_craeted', …)` does
  * not compile, and the runtime refuses it too.
  *

@@ -50,7 +50,7 @@ export function hookFailed(name: string, owner: string): BillingError {
 }
 
 /**
- * The typed hook registry: WordPress's action/filter API over tapable (contract §2).
+ * The typed hook registry: WordPress's action/filter API over tapable (docs/plugins.md).
  *
  * Each hook has a declared arity and error policy (hook-map.ts): a throwing listener of an `isolate`
  * hook is logged with its owner and the chain goes on; one of an `abort` hook is logged and the call

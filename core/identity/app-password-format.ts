@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-/** Application passwords (contract §3): 24 characters of [A-Za-z0-9], about 143 bits. */
+/** Application passwords (docs/identity.md): 24 characters of [A-Za-z0-9], about 143 bits. */
 export const APP_PASSWORD_LENGTH = 24;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

@@ -27,7 +27,7 @@ export interface NewAppPassword {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Application passwords (contract §3): REST only, sent as HTTP Basic. Only a keyed hash (HMAC-SHA256
+ * Application passwords (docs/identity.md): REST only, sent as HTTP Basic. Only a keyed hash (HMAC-SHA256
  * with a key derived from the secret) is stored. They are long random secrets, so a slow hash would buy
  * nothing and the keyed hash can be the lookup key: a request costs one indexed query, the same
  * whether the user exists or not, and none while the look-up is cached (CredentialCache: a revocation

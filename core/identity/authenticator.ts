@@ -20,7 +20,7 @@ export interface IdentityChecks {
 }
 
 /**
- * Who is calling, per surface (contract §3):
+ * Who is calling, per surface (docs/identity.md):
  * - REST: HTTP Basic with an application password (login or e-mail as the user name), else the session
  *   cookie with `X-WP-Nonce` (or `_wpnonce`) for `wp_rest`. A cookie without a nonce counts as nobody;
  *   a valid cookie with a bad nonce is 403 `rest_cookie_invalid_nonce`. Every other failure is simply

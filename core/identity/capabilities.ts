@@ -1,5 +1,5 @@
 /**
- * The capabilities and roles the core ships (contract §3). Plugins add theirs as data
+ * The capabilities and roles the core ships (docs/identity.md). Plugins add theirs as data
  * (`definePlugin({ capabilities, roles, grants })`); `RoleRegistry` merges both.
  */
 export const BILL_CAPABILITIES = [

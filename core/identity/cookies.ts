@@ -29,7 +29,7 @@ export interface CookieOptions {
   path?: string;
 }
 
-/** A Set-Cookie value: always HttpOnly and SameSite=Lax (contract §3); Secure when the site is https. */
+/** A Set-Cookie value: always HttpOnly and SameSite=Lax (docs/identity.md); Secure when the site is https. */
 export function serializeCookie(name: string, value: string, opts: CookieOptions): string {
   const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${opts.path ?? '/'}`];
   if (opts.maxAge !== undefined) {

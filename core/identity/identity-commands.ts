@@ -22,7 +22,7 @@ const listed = (u: User) => ({
   created: u.created.toISOString(),
 });
 
-/** `billing user …` and `billing app-password …` (contract §1). Every change is audited as `cli`. */
+/** `billing user …` and `billing app-password …` (README.md). Every change is audited as `cli`. */
 export function identityCommands(identity: Identity): Command[] {
   return [
     {

@@ -120,7 +120,7 @@ export class Identity {
   }
 
   /**
-   * `userCan(user, cap, ...objectIds)`: the one capability check (contract §3). The user's roles give
+   * `userCan(user, cap, ...objectIds)`: the one capability check (docs/identity.md). The user's roles give
    * WordPress's `allcaps`; the administrator holds every capability, even one nobody declared; then
    * `billing_user_has_cap` may change the answer (a team-roles plugin, per-object rules).
    */
@@ -249,7 +249,7 @@ export class Identity {
     });
   }
 
-  /** Secure when the site is served over https (contract §3). */
+  /** Secure when the site is served over https (docs/identity.md). */
   sessionCookie(session: SessionStart): string {
     return serializeCookie(SESSION_COOKIE, session.token, { maxAge: session.maxAge, secure: this.secureCookies });
   }
@@ -275,7 +275,7 @@ export class Identity {
   // first start
 
   /**
-   * Contract §1: with no users at all, creates `admin` (administrator) with BILLING_ADMIN_PASSWORD or a
+   * With no users at all, creates `admin` (administrator) with BILLING_ADMIN_PASSWORD or a
    * generated password, plus an application password, and hands both to `announce` once. Instances
    * starting together take turns on a transaction lock, so only one creates it.
    */

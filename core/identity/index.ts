@@ -8,7 +8,7 @@ import { IDENTITY_MIGRATIONS } from './migrations.ts';
 import { THROTTLE_SETTINGS } from './throttle.ts';
 
 /**
- * Users, roles and capabilities, passwords, application passwords, sessions and nonces (contract §3).
+ * Users, roles and capabilities, passwords, application passwords, sessions and nonces (docs/identity.md).
  * Its service is what the HTTP surfaces ask who is calling; its sink takes the roles and capabilities
  * every unit declares.
  */
@@ -32,7 +32,7 @@ export const identityModule = defineModule({
   rest: (ctx) => identityRoutes(ctx.self),
   ajax: (ctx) => [
     {
-      // WordPress's own: a fresh `wp_rest` nonce, as text, for a signed-in user (contract §3)
+      // WordPress's own: a fresh `wp_rest` nonce, as text, for a signed-in user (docs/identity.md)
       action: 'rest-nonce',
       capability: null,
       nonce: false,

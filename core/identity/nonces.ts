@@ -3,12 +3,12 @@ import { LRUCache } from 'lru-cache';
 import { safeEqual } from './safe-equal.ts';
 
 /**
- * WordPress's nonces (contract §3): a 10-character value from an HMAC over tick, action, user id and
+ * WordPress's nonces (docs/identity.md): a 10-character value from an HMAC over tick, action, user id and
  * session token. A tick lasts 12 hours and a nonce is accepted during its own tick and the next, so it
  * lives 12 to 24 hours. Nonces are derived, never stored: any instance that shares the secret checks
  * any other's. Pure functions; `now` (ms) is a parameter so tests can stand at a tick's edge.
  */
-/** Nonce actions of the HTTP surfaces (contract §3). */
+/** Nonce actions of the HTTP surfaces (docs/identity.md). */
 export const NONCE_REST = 'wp_rest';
 export const NONCE_ADMIN = 'billing_admin';
 export const NONCE_LOGOUT = 'log-out';

@@ -1,7 +1,7 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 /**
- * Sign-in passwords: scrypt (contract §3) with OWASP's parameters for 32 MiB of memory
+ * Sign-in passwords: scrypt (docs/identity.md) with OWASP's parameters for 32 MiB of memory
  * (N = 2^15, r = 8, p = 3), stored as `$scrypt$ln=15,r=8,p=3$<salt>$<hash>` so the cost can be raised
  * later without invalidating stored hashes. Application passwords are not hashed here: they are long
  * random secrets and take a keyed HMAC instead (app-passwords.ts).

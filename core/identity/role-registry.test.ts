@@ -5,7 +5,7 @@ import { RoleRegistry } from './role-registry.ts';
 const caps = (r: RoleRegistry, role: string) => Object.keys(r.capabilitiesOf(role)).sort();
 
 describe('roles', () => {
-  it('ship WordPress roles and the billing roles of contract §3', () => {
+  it('ship WordPress roles and the billing roles of docs/identity.md', () => {
     const r = new RoleRegistry();
     expect(caps(r, 'administrator')).toEqual(
       expect.arrayContaining([...BILL_CAPABILITIES, 'manage_options', 'edit_posts', 'read', 'list_users']),

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { Database } from '../db/database.ts';
 
 /**
- * The service's secret (contract §1): `SECRET_KEY` when set; otherwise one made at the first start and
+ * The service's secret (README.md): `SECRET_KEY` when set; otherwise one made at the first start and
  * kept in the database, so every instance sharing it signs and checks alike. Changing it voids every
  * session, nonce and application password (all are keyed with it).
  */

@@ -7,7 +7,7 @@ import { hashPassword } from './passwords.ts';
 import type { CredentialCache } from './credential-cache.ts';
 import type { RoleRegistry } from './role-registry.ts';
 
-/** A user of the host platform (contract §3). A client is a user with role `billing_client`. */
+/** A user of the host platform (docs/identity.md). A client is a user with role `billing_client`. */
 /** User ids are `serial` (int4): nothing above this names a user. */
 export const USER_ID_MAX = 2_147_483_647;
 

@@ -5,7 +5,7 @@ import { MailService } from './mail-service.ts';
 import { MAIL_MIGRATIONS } from './migrations.ts';
 
 /**
- * E-mail (contract §1, §6): mjml templates compiled once, `billing_email`, SMTP or the `.eml` outbox,
+ * E-mail (README.md, docs/ajax.md): mjml templates compiled once, `billing_email`, SMTP or the `.eml` outbox,
  * the delivery log, the Send actions, and the mails that follow events (durable, through the outbox).
  */
 export const mailModule = defineModule({

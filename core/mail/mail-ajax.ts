@@ -22,7 +22,7 @@ function answer(r: SendResult) {
 }
 
 /**
- * The Send buttons of the invoice and quote screens (contract §6). The legacy names
+ * The Send buttons of the invoice and quote screens (docs/ajax.md). The legacy names
  * (`billing_send_invoice`, `billing_send_quote`) keep working with `manage_options` as an alternative grant.
  */
 export function mailAjaxActions(mail: MailService): AjaxAction[] {

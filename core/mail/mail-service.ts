@@ -58,7 +58,7 @@ interface DeliverTo {
 }
 
 /**
- * E-mail (contract §1, §6): renders a template (compiled once per process), passes the message through
+ * E-mail (README.md, docs/ajax.md): renders a template (compiled once per process), passes the message through
  * `billing_email`, hands it to the transport and records the attempt in the delivery log, whatever
  * its outcome. Sending a document (what may be sent, issuing a draft once the server took the mail) is
  * the documents module's (core/documents/document-sending.ts); `sendInvoice` and `sendQuote` run it.

@@ -5,7 +5,7 @@ export const MAIL_MIGRATIONS: Migration[] = [
   {
     name: '0001_delivery_log',
     up: `
-      -- every attempt to send an e-mail, kept whatever its outcome (contract §6): what was sent, to
+      -- every attempt to send an e-mail, kept whatever its outcome (docs/ajax.md): what was sent, to
       -- whom, by whom, and the SMTP server's answer or the error (never the message body, which
       -- carries the document's access key)
       create table billing_mail_log (

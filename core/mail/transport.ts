@@ -44,7 +44,7 @@ export class MailSendError extends Error {
   }
 }
 
-/** Where mail goes: an SMTP server (`SMTP_URL`), or `.eml` files under `DATA_DIR/outbox/` (contract §1). */
+/** Where mail goes: an SMTP server (`SMTP_URL`), or `.eml` files under `DATA_DIR/outbox/` (README.md). */
 export interface MailTransport {
   readonly kind: 'smtp' | 'outbox';
   send(mail: OutgoingMail): Promise<Delivered>;

@@ -14,7 +14,7 @@ import type { RestRepresentations } from '../http/rest/representations.ts';
 import type { ObjectScope } from '../scope/object-scope.ts';
 
 /**
- * The typed in-process API (contract §2): what REST, AJAX, the CLI and in-process code all call, so
+ * The typed in-process API (docs/plugins.md): what REST, AJAX, the CLI and in-process code all call, so
  * every path runs the same code. In-process calls need no authentication and run every filter and
  * action. `Kernel.api` is this whole API, for trusted code in the same process (the CLI, tests).
  */

@@ -29,7 +29,7 @@ export function pow10(n: number): bigint {
 
 /**
  * `numerator / denominator` rounded to an integer, half away from zero (2.5 → 3, −2.5 → −3). This is
- * the one rounding rule of contract §5; every rounding in the money code goes through it.
+ * the one rounding rule (docs/documents.md); every rounding in the money code goes through it.
  */
 export function divideRounded(numerator: bigint, denominator: bigint): bigint {
   if (denominator === 0n) throw new RangeError('Division by zero.');

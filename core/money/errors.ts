@@ -15,7 +15,7 @@ export type AmountProblem =
 
 /**
  * An amount, quantity, price, rate or discount the caller supplied that cannot be used. It is a
- * `BillingError` with code `rest_invalid_param` (400) and the body of contract §4
+ * `BillingError` with code `rest_invalid_param` (400) and the body docs/api.md describes
  * (`data.params: {name: message}`, `data.details`), so REST can let it through as it is; other surfaces
  * read `param`, `problem` and `message`.
  */
@@ -35,7 +35,7 @@ export class InvalidAmountError extends BillingError {
   }
 }
 
-/** A fixed discount above the document's subtotal (contract §5): 400 `rest_invalid_param` on `discount`. */
+/** A fixed discount above the document's subtotal (docs/documents.md): 400 `rest_invalid_param` on `discount`. */
 export class DiscountExceedsSubtotalError extends InvalidAmountError {
   constructor(message: string) {
     super('discount', 'exceeds_subtotal', message);

@@ -1,4 +1,4 @@
-/** Money: exact amounts, ISO 4217 minor units, rounding and document totals (contract §5). */
+/** Money: exact amounts, ISO 4217 minor units, rounding and document totals (docs/documents.md). */
 export { CURRENCY_CODES, CURRENCY_MINOR_UNITS, type CurrencyCode, isCurrency, minorUnits } from './currencies.ts';
 export { Decimal, type DecimalInput, type DecimalParseOptions, divideRounded, formatUnits, pow10 } from './decimal.ts';
 export { allocateLargestRemainder } from './allocation.ts';

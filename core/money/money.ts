@@ -12,7 +12,7 @@ export type AllocationWeight = Money | DecimalInput;
  * every operation returns a new Money. Operations between two currencies throw `CurrencyMismatchError`.
  *
  * Rounding to the minor unit happens only where a value is made from a finer decimal (`fromDecimal`,
- * `times`, `percent`), always half away from zero (contract §5).
+ * `times`, `percent`), always half away from zero (docs/documents.md).
  */
 export class Money {
   /** The amount in minor units: `1234n` with USD is 12.34. */

@@ -5,7 +5,7 @@ import { DiscountExceedsSubtotalError } from './errors.ts';
 import { Money } from './money.ts';
 import { computeTotals, type DiscountInput, type DocumentTotals, type LineInput, type PaymentInput } from './totals.ts';
 
-// Property tests over random documents. The oracle below recomputes what contract §5 defines with its
+// Property tests over random documents. The oracle below recomputes what docs/documents.md defines with its
 // own integer arithmetic (floor of (2n + d) / 2d for half-up on non-negative values), independent of
 // the module's rounding helpers.
 

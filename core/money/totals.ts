@@ -5,7 +5,7 @@ import { CurrencyMismatchError, DiscountExceedsSubtotalError, InvalidAmountError
 import { Money } from './money.ts';
 import { RECEIVED_PAYMENT_STATUSES } from '../payments/statuses.ts';
 
-/** Most decimals in an item's quantity or price, and in a percentage (contract §4). */
+/** Most decimals in an item's quantity or price, and in a percentage (docs/api.md). */
 export const LINE_DECIMALS = 4;
 
 // Beyond 2^53 − 1 minor units an amount has no exact JSON number.
@@ -30,7 +30,7 @@ export interface DiscountInput {
 }
 
 /**
- * A payment as recorded (contract §5). Its `amount` counts towards `paid` when its status is
+ * A payment as recorded (docs/documents.md). Its `amount` counts towards `paid` when its status is
  * `completed` or `refunded`; `refunded` (the amount refunded so far) is taken off again.
  */
 export interface PaymentInput {
@@ -127,7 +127,7 @@ export interface DocumentTotals {
 }
 
 /**
- * The totals of a document exactly as contract §5 defines them:
+ * The totals of a document exactly as docs/documents.md defines them:
  * - line `amount` = quantity × price, rounded half away from zero to the minor unit;
  * - `subtotal` = Σ amounts;
  * - `discount` = percent of the subtotal (rounded likewise) or a fixed amount never above the subtotal,
@@ -263,7 +263,7 @@ export function discountAmount(discount: DiscountInput | null, subtotal: Money):
   return fixed;
 }
 
-/** Σ received payments − Σ refunds (contract §5). */
+/** Σ received payments − Σ refunds (docs/documents.md). */
 export function paidAmount(payments: readonly PaymentInput[], currency: CurrencyCode): Money {
   let paid = Money.zero(currency);
   payments.forEach((p, i) => {

@@ -15,7 +15,7 @@ import { PaymentService } from './payment-service.ts';
 import type { PaymentsContext, PaymentServices } from './services.ts';
 
 /**
- * Money (contract §5, §7): the payment core, payments, refunds, credit notes, cancelling, and the core
+ * Money (docs/documents.md, docs/gateways.md): the payment core, payments, refunds, credit notes, cancelling, and the core
  * half of every payment gateway — whose `gateways` declarations its sink takes. Schema: ./migrations.ts.
  */
 export const paymentsModule = defineModule({

@@ -13,7 +13,7 @@ export interface InvoiceMoney {
 }
 
 /**
- * The stored status an invoice moves to once its money has changed (contract §5, docs/statuses.md).
+ * The stored status an invoice moves to once its money has changed (docs/documents.md, docs/statuses.md).
  * Pure. `draft` and `cancelled` do not follow the money: no payment is taken against a draft, and a
  * cancelled invoice stays cancelled (money confirmed afterwards is recorded and flagged, not hidden).
  * Otherwise: due 0 → `paid` if anything is paid, else `cancelled` (credited in full); something paid

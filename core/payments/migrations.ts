@@ -27,7 +27,7 @@ export const PAYMENT_MIGRATIONS: Migration[] = [
         created_at timestamptz not null default now(),
         updated_at timestamptz not null default now(),
         completed_at timestamptz,
-        -- the money rules of contract §5, kept by the database too: refunds only of received money and
+        -- the money rules of docs/documents.md, kept by the database too: refunds only of received money and
         -- never above it; "refunded" is exactly a payment refunded in full
         check (refunded >= 0 and refunded <= amount),
         check (refunded = 0 or status in ('completed', 'refunded')),

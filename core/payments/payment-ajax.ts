@@ -33,7 +33,7 @@ const describe = (fields: Record<string, ArgSchema>): Record<string, string> =>
   );
 
 /**
- * The payment screens' admin-ajax actions (contract §6), with the fields of the REST bodies checked by
+ * The payment screens' admin-ajax actions (docs/ajax.md), with the fields of the REST bodies checked by
  * the same schemas and the capabilities of the matching REST routes. Each answers the payment (or
  * credit note) as REST does, with the invoice after the change, so a screen can show the new totals
  * and status without another request.

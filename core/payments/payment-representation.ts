@@ -6,7 +6,7 @@ import type { Payment } from './payment.ts';
 const amount = (value: string, currency: string) => (isCurrency(currency) ? Money.parse(value, currency).toNumber() : Number(value));
 
 /**
- * A payment as REST and AJAX answer it (contract §5): money as JSON numbers at the currency's minor
+ * A payment as REST and AJAX answer it (docs/documents.md): money as JSON numbers at the currency's minor
  * unit, `date` as `Y-m-d H:i:s` in the site timezone. `review` says why a gateway's confirmation waits
  * for a person, or is null.
  */
@@ -28,7 +28,7 @@ export function paymentRepresentation(p: Payment, timezone: string): Record<stri
   };
 }
 
-/** A credit note (contract §5): `{id, number, invoice_id, amount, currency, reason, date, links: {pdf}}`. */
+/** A credit note (docs/documents.md): `{id, number, invoice_id, amount, currency, reason, date, links: {pdf}}`. */
 export function creditNoteRepresentation(c: BillingDocument, ctx: { baseUrl: string; timezone: string }): Record<string, unknown> {
   return {
     id: c.id,

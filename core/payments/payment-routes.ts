@@ -29,7 +29,7 @@ const PAYMENT = '/payments/(?P<id>[\\d]+)';
 const CREDIT_NOTE = '/credit-notes/(?P<id>[\\d]+)';
 
 /**
- * The money routes of `billing/v1` (contract §5), each a thin call into PaymentService or
+ * The money routes of `billing/v1` (docs/documents.md), each a thin call into PaymentService or
  * CreditNoteService. Capabilities: viewing payments `bill_view_payments`; recording and completing
  * `bill_record_payment`; refunding `bill_refund_payment`; credit notes `bill_view_invoices` /
  * `bill_edit_invoice`; cancelling an invoice `bill_edit_invoice`.

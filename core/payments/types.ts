@@ -5,7 +5,7 @@ export type PaymentMethod = string;
 export type GatewayMethod = string;
 
 /**
- * A payment record (contract §5). It belongs to one invoice; amounts are exact decimal text in its
+ * A payment record (docs/documents.md). It belongs to one invoice; amounts are exact decimal text in its
  * currency. `refunded` is the amount refunded so far: a partial refund leaves the payment `completed`,
  * a full one makes it `refunded`.
  */

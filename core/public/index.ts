@@ -2,7 +2,7 @@ import { defineModule } from '../modules/define-module.ts';
 import { publicRouter } from './public-pages.ts';
 
 /**
- * The customer's pages (contract §5, §7): a document opened with its access key, its PDF, a quote's
+ * The customer's pages (docs/documents.md, docs/gateways.md): a document opened with its access key, its PDF, a quote's
  * Accept / Decline forms, and paying an invoice through an active gateway.
  */
 export const publicModule = defineModule({

@@ -13,7 +13,7 @@ import { message, notFound } from './public-templates.ts';
 const RETURN_LINK = 'payment-return';
 
 /**
- * `POST /billing/invoice/{id}/pay?key=…` (contract §7): form field `gateway`, and `amount` when
+ * `POST /billing/invoice/{id}/pay?key=…` (docs/gateways.md): form field `gateway`, and `amount` when
  * `allow_partial_payments` is on. The gateway runtime makes the pending payment and the gateway-side
  * object; the customer is sent to the gateway's page with a 303. Every refusal is a page in words.
  */

@@ -14,7 +14,7 @@ import type { PublicPagesDeps } from './types.ts';
 import { unlock } from './unlock.ts';
 
 /**
- * The customer's pages (contract §5): a document opened with its access key, its PDF, and for quotes
+ * The customer's pages (docs/documents.md): a document opened with its access key, its PDF, and for quotes
  * the Accept / Decline forms. A wrong or missing key gets exactly the page a missing document gets.
  */
 export function publicRouter(d: PublicPagesDeps): Router {

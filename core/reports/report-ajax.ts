@@ -22,7 +22,7 @@ export const REPORT_ARGS: Record<string, ArgSchema> = {
 };
 
 /**
- * The Reports screen's data (contract §6). The legacy name `billing_reports_data` is an alias; the
+ * The Reports screen's data (docs/ajax.md). The legacy name `billing_reports_data` is an alias; the
  * legacy table lists it for any signed-in user, but revenue figures are not for every signed-in user
  * (clients are users too), so the alias asks for `bill_view_reports` like the current name.
  */

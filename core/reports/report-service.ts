@@ -29,7 +29,7 @@ export interface ReportQuery {
   viewer?: AuthUser;
 }
 
-/** Chart-ready data (contract §6): one label per period, one value per period in each series. */
+/** Chart-ready data (docs/ajax.md): one label per period, one value per period in each series. */
 export interface ReportData {
   labels: string[];
   series: { invoiced: number[]; paid: number[]; outstanding: number[] };

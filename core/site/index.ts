@@ -3,7 +3,7 @@ import { defineModule } from '../modules/define-module.ts';
 import { siteCommands } from './site-commands.ts';
 
 /**
- * Running the site from the command line: schema, plugins, options, jobs and the outbox (contract §1),
+ * Running the site from the command line: schema, plugins, options, jobs and the outbox (README.md),
  * and the outbox's housekeeping.
  */
 export const siteModule = defineModule({

@@ -18,7 +18,7 @@ export interface SiteCommandDeps {
 
 const json = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 
-/** The site's own commands: schema, plugins, options, jobs and the outbox (contract §1). */
+/** The site's own commands: schema, plugins, options, jobs and the outbox (README.md). */
 export function siteCommands(k: SiteCommandDeps): Command[] {
   return [
     {

@@ -1,4 +1,4 @@
-/** Tax treatment of documents (contract §5): countries, EU member states, VAT number formats. */
+/** Tax treatment of documents (docs/documents.md): countries, EU member states, VAT number formats. */
 export { COUNTRY_CODES, countryName, isCountry } from './countries.ts';
 export { EU_MEMBER_STATES, isEuMemberState } from './eu.ts';
 export { hasVatFormat, normalizeVatNumber, validVatNumber, VAT_FORMATS } from './vat-number.ts';

@@ -31,7 +31,7 @@ export interface TaxTreatment {
 }
 
 /**
- * Decides how a document is taxed (contract §5), first match wins:
+ * Decides how a document is taxed (docs/documents.md), first match wins:
  * 1. `exempt` — option `tax_exempt_statement` is set: rate 0, that statement.
  * 2. `reverse_charge` — business and customer are in different EU member states and the customer has a
  *    VAT number of their country's format: rate 0, the customer accounts for the VAT.

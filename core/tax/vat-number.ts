@@ -10,7 +10,7 @@ interface VatFormat {
 /**
  * VAT identification number formats (what the EU's VIES and the national registries publish), for the
  * EU member states plus GB, CH and NO. Format only: check digits are not verified, and nothing is looked
- * up (contract §5).
+ * up (docs/documents.md).
  */
 export const VAT_FORMATS: Readonly<Record<string, VatFormat>> = Object.freeze({
   AT: { prefix: 'AT', pattern: /^U\d{8}$/ },

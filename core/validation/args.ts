@@ -5,7 +5,7 @@ import { describeErrors, validator } from './ajv.ts';
 /**
  * Checking named parameters against WordPress-style `args` (a JSON schema per parameter plus
  * `required`, `description`, `default`): what a REST route and an admin-ajax action both do, so the
- * two surfaces give the same codes for the same input (contract §4, §6).
+ * two surfaces give the same codes for the same input (docs/api.md, docs/ajax.md).
  */
 
 const schemas = new WeakMap<object, object>();

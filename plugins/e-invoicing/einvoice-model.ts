@@ -15,7 +15,7 @@ import {
 // options) to the semantic model every syntax (UBL, CII) is written from, plus the list of everything
 // that is missing for the result to be valid. No database, no clock.
 
-/** The four documents of contract §11: they differ in syntax and in what their rules require. */
+/** The four documents of docs/e-invoicing.md: they differ in syntax and in what their rules require. */
 export type EinvoiceFormat = 'ubl' | 'cii' | 'facturx' | 'xrechnung';
 
 /** The seller's options (core) and the plugin's settings that e-invoices use. */

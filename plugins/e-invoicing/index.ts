@@ -11,7 +11,7 @@ import {
   type RestRequest,
   type Tx,
 } from '../../core/plugin-api.ts';
-// Structured e-invoices (contract §11): Peppol BIS Billing 3.0 UBL, XRechnung UBL, CII D16B and Factur-X
+// Structured e-invoices (docs/e-invoicing.md): Peppol BIS Billing 3.0 UBL, XRechnung UBL, CII D16B and Factur-X
 // for issued invoices, UBL credit notes, a guard on issuing what could not be valid, and a reader.
 import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import { ciiXml } from './cii.ts';

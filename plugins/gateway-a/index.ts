@@ -1,5 +1,5 @@
 // Gateway A (Stripe-shaped): Checkout Sessions whose PaymentIntent carries our reference in its metadata,
-// webhooks signed `t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (contract §7).
+// webhooks signed `t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (docs/gateways.md).
 import { createHmac } from 'node:crypto';
 import {
   constantTimeEqual,

@@ -1,5 +1,5 @@
 // Gateway B (Mollie-shaped): its webhook is only a payment id; what counts is what its API then says
-// of that payment, fetched with our key (contract §7). Nothing in the request itself is trusted.
+// of that payment, fetched with our key (docs/gateways.md). Nothing in the request itself is trusted.
 import {
   definePlugin,
   unreachable,

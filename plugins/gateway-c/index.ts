@@ -1,6 +1,6 @@
 // Gateway C (Square-shaped): payment links whose order carries our reference as `reference_id`, webhooks
 // signed with base64 HMAC-SHA256(signature key, notification URL + body), and a reconcile job every
-// 15 minutes that reads each pending payment's order (contract §7, interface "Gateway webhooks" rule 1).
+// 15 minutes that reads each pending payment's order (docs/gateways.md, interface "Gateway webhooks" rule 1).
 import { createHmac } from 'node:crypto';
 import {
   constantTimeEqual,

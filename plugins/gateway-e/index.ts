@@ -1,5 +1,5 @@
 // Gateway E (Paystack-shaped): transactions initialised with our reference as theirs, webhooks signed with
-// hex HMAC-SHA512(secret key, body) in `x-gateway-e-signature` (contract §7).
+// hex HMAC-SHA512(secret key, body) in `x-gateway-e-signature` (docs/gateways.md).
 import { createHmac } from 'node:crypto';
 import {
   constantTimeEqual,

@@ -13,7 +13,7 @@ import {
   type BillingDocument,
   type PluginContext,
 } from '../../core/plugin-api.ts';
-// E-signatures on accepted quotes (contract §9.5): the pad on the public quote page, the checked PNG
+// E-signatures on accepted quotes (docs/quote-signatures.md): the pad on the public quote page, the checked PNG
 // stored with the content hash, and "Signed by" on the quote and on the invoice made from it.
 // docs/quote-signatures.md is the user's page.
 import { PAD_SCRIPT, PAD_SCRIPT_NAME } from './pad-script.ts';

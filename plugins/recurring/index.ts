@@ -1,4 +1,4 @@
-// Recurring invoices (contract §9.2): profiles over REST and the hourly job that generates one invoice
+// Recurring invoices (docs/recurring.md): profiles over REST and the hourly job that generates one invoice
 // per (profile, period), catching up after downtime; auto_send mails through the outbox.
 import {
   BillingError,

@@ -14,7 +14,7 @@ import { FREQUENCIES, firstPeriodFrom, nextDate, startsTooFarBack, type End, typ
 
 export type ProfileStatus = 'active' | 'paused' | 'finished';
 
-/** A profile as REST shows it (contract §9.2), plus the last generation error. */
+/** A profile as REST shows it (docs/recurring.md), plus the last generation error. */
 export interface Profile {
   id: number;
   status: ProfileStatus;

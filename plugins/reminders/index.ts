@@ -1,5 +1,5 @@
 import { definePlugin, type BillingDocument } from '../../core/plugin-api.ts';
-// Payment reminders and late fees (contract §9.3): the daily job, its mails through the outbox, and
+// Payment reminders and late fees (docs/reminders.md): the daily job, its mails through the outbox, and
 // the once-per-invoice late fee. docs/reminders.md is the user's page.
 import { runReminders, sendReminder, SEND_TOPIC } from './run.ts';
 import { DEFAULT_STEPS, type ReminderStep } from './steps.ts';

@@ -15,7 +15,7 @@ import {
 } from '../../core/plugin-api.ts';
 import { fillHtml, fillText, normalizeSteps, plainText, type ReminderStep } from './steps.ts';
 
-/** Issued invoices that still take money, as SQL: the only ones reminded or charged a fee (contract §9.3). */
+/** Issued invoices that still take money, as SQL: the only ones reminded or charged a fee (docs/reminders.md). */
 const OPEN = sqlLiterals(OPEN_INVOICE_STATUSES);
 /** Invoices handled per transaction: a run over many due invoices holds no lock for long. */
 const BATCH = 500;
@@ -203,7 +203,7 @@ function stillOpen(doc: BillingDocument): boolean {
 }
 
 /**
- * Late fees (contract §9.3): once per invoice, `late_fee_after_days` after the due date with money still
+ * Late fees (docs/reminders.md): once per invoice, `late_fee_after_days` after the due date with money still
  * due, a non-taxable `Late fee` line. The guard row (primary key = invoice) and the line are written in
  * one transaction with the invoice locked, so concurrent runs add one fee, and a fee is never recorded
  * without its line nor the line without the guard.

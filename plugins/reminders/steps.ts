@@ -21,7 +21,7 @@ You can view and pay it online: {{invoice_url}}
 Thank you,
 {{company_name}}`;
 
-/** The default steps (contract §9.3): three days before the due date, then one, seven and fourteen days after it. */
+/** The default steps (docs/reminders.md): three days before the due date, then one, seven and fourteen days after it. */
 export const DEFAULT_STEPS: ReminderStep[] = [
   {
     offset_days: -3,
@@ -52,7 +52,7 @@ export function normalizeSteps(steps: readonly ReminderStep[]): ReminderStep[] {
   return [...byOffset.values()].sort((a, b) => a.offset_days - b.offset_days);
 }
 
-/** The tags of a step's subject and body (contract §9.3), as plain text values. */
+/** The tags of a step's subject and body (docs/reminders.md), as plain text values. */
 export interface TagValues {
   invoice_number: string;
   client_name: string;

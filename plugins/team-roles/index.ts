@@ -1,4 +1,4 @@
-// Team roles (contract §9.1): three staff roles, per-role editing of billing capabilities, and the
+// Team roles (docs/team-roles.md): three staff roles, per-role editing of billing capabilities, and the
 // sales own-scope. Everything is decided in the two filters the core asks on every surface:
 // `billing_user_has_cap` (the capabilities a role holds after its edits) and `billing_list_scope`
 // (what a list of a kind is narrowed to). The core's scoped resolver holds every object a route or an

@@ -1,4 +1,4 @@
-// The three roles of contract §9.1 and what an edit of a role's billing capabilities is.
+// The three roles of docs/team-roles.md and what an edit of a role's billing capabilities is.
 import { BILL_CAPABILITIES } from '../../core/plugin-api.ts';
 
 export const MANAGE_TEAM = 'bill_manage_team';

@@ -8,7 +8,7 @@ import {
 } from '../../core/plugin-api.ts';
 import { newEventId } from './signature.ts';
 
-/** The events a subscription can ask for (contract §9.4); `["*"]` asks for all of them. */
+/** The events a subscription can ask for (docs/webhooks.md); `["*"]` asks for all of them. */
 export const EVENTS = [
   'invoice.created',
   'invoice.updated',

@@ -14,7 +14,7 @@ declare module 'billing-service' {
 }
 
 /**
- * Outbound webhooks (contract §9.4, docs/webhooks.md): subscriptions over REST, events written to the
+ * Outbound webhooks (docs/webhooks.md, docs/webhooks.md): subscriptions over REST, events written to the
  * core's outbox in the transaction of their change, Standard Webhooks signatures, deliveries retried
  * from the outbox (claimed with SKIP LOCKED, so instances never send one at once), a delivery log, and
  * an SSRF guard when a URL is saved and before every try.

@@ -128,7 +128,7 @@ function attemptRepresentation(row: AttemptRow, timezone: string) {
   };
 }
 
-/** The REST routes of contract §9.4, all behind `bill_manage_settings`. */
+/** The REST routes of docs/webhooks.md, all behind `bill_manage_settings`. */
 /** A subscription is a setting of the site (`bill_manage_settings`), no user's own: no scope governs its id. */
 const SUBSCRIPTION = { id: "a webhook subscription: a site setting for those who manage settings, no user's own" };
 

@@ -98,7 +98,7 @@ beforeAll(async () => {
   });
 });
 
-describe('admin-ajax.php rules (contract §6)', () => {
+describe('admin-ajax.php rules (docs/ajax.md)', () => {
   it('answers 0 with 400 for a missing or unknown action, and to a visitor on a signed-in action', async () => {
     expect(await ajax('boss', { action: 'billing_no_such_action' })).toMatchObject({ status: 400, text: '0' });
     expect(await ajax('boss', {})).toMatchObject({ status: 400, text: '0' });
@@ -462,7 +462,7 @@ describe('billing_search_invoices', () => {
   });
 });
 
-describe('legacy names (contract §6)', () => {
+describe('legacy names (docs/ajax.md)', () => {
   it("declares the legacy table's manage_options on the four invoice actions that kept their names", () => {
     for (const name of ['billing_save_invoice', 'billing_delete_invoice', 'billing_duplicate_invoice', 'billing_search_invoices']) {
       const entry = k.ajax.actions.get(name);

@@ -10,7 +10,7 @@ import { Browser, makeUser } from '../identity/support.ts';
 import { A_SIGNING, C_KEY, D_LOGIN, D_SIGNATURE_KEY, DRIVERS, E_SECRET, sentToGateway, squareAccepts, type Driver } from './drivers.ts';
 
 /**
- * What each gateway does its own way (contract §7): A's timestamp window, several `v1` values and
+ * What each gateway does its own way (docs/gateways.md): A's timestamp window, several `v1` values and
  * payments without a reference; B trusting only its API; C's signed notification URL (checked against
  * the gateway's own SDK); D's unset key, case-insensitive hex and legacy relay with its optional MD5.
  */

@@ -9,7 +9,7 @@ import { useService, Session, type TestUser } from '../../testing/index.ts';
 /**
  * The auth matrix: every role (and a visitor) against every REST route and AJAX action registered on a
  * running server — the core's and those of the fixture plugins, generated from the live registries so
- * that every route added later joins it — checked against the capability table of contract §3, written
+ * that every route added later joins it — checked against the capability table of docs/identity.md, written
  * out here independently of the code under test.
  */
 const BILL_VIEW = [
@@ -179,7 +179,7 @@ describe('the auth matrix', () => {
         const fields = { _wpnonce: adminNonces.get(role)! };
         // the probe sends no id: an action that creates or edits asks for its create capability
         const cap = def.capability && typeof def.capability === 'object' ? def.capability.create : def.capability;
-        // contract §6: the legacy table's capability passes under a legacy name (an alias, or an own name kept from then)
+        // docs/ajax.md: the legacy table's capability passes under a legacy name (an alias, or an own name kept from then)
         const legacyName = entry.legacy || !def.aliases?.length;
         const allowed =
           def.nopriv ||

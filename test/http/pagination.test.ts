@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { Kernel } from '../../core/kernel.ts';
 import { useService, type TestUser } from '../../testing/index.ts';
 
-/** Contract §4 collections, through the pagination helper (the `widgets` fixture: 23 items, 8 "Gear"). */
+/** Collections, through the pagination helper (the `widgets` fixture: 23 items, 8 "Gear"). */
 const svc = useService({ pluginDirs: [resolve(import.meta.dirname, 'fixtures/plugins')], plugins: ['widgets'] });
 let k: Kernel;
 let user: TestUser;

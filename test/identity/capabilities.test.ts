@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 
 describe('userCan', () => {
-  it('follows the roles of contract §3', async () => {
+  it('follows the roles of docs/identity.md', async () => {
     const can = (role: string, cap: string) => k.identity.userCan(as(9, 'x', role), cap);
     expect(await can('administrator', 'bill_manage_settings')).toBe(true);
     expect(await can('administrator', 'some_capability_nobody_declared')).toBe(true);

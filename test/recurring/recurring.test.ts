@@ -1,4 +1,4 @@
-// The recurring addon (contract §9.2) on a real database, over real HTTP and SMTP, with two instances:
+// The recurring addon (docs/recurring.md) on a real database, over real HTTP and SMTP, with two instances:
 // profiles over REST; the job run by both instances at once generates each (profile, period) once, with
 // gap-free numbers; after downtime every missed period gets its invoice once; the day-31 rule; count and
 // date ends; pause/resume; a failing profile records last_error and does not stop the others; auto_send

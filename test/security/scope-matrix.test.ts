@@ -18,7 +18,7 @@ import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { BUNDLED_PLUGINS, bootKernel, pluginFolders } from '../helpers/kernel.ts';
 import { Browser, makeUser, type TestUser } from '../identity/support.ts';
 
-/** What billing_sales holds (contract §9.1), plus what this test grants it so that cells answer 404, not 403. */
+/** What billing_sales holds (docs/team-roles.md), plus what this test grants it so that cells answer 404, not 403. */
 const SALES = [
   'read',
   'bill_view_invoices',

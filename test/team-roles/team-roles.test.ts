@@ -1,4 +1,4 @@
-// The team-roles addon (contract §9.1) over real HTTP on a real database: the role × route matrix is
+// The team-roles addon (docs/team-roles.md) over real HTTP on a real database: the role × route matrix is
 // generated from the live REST registry (every route of the core and of the active plugins, for every
 // role) with the addon inactive and active, against the capabilities the contract gives each role;
 // per-role edits through REST and the CLI hold on a second instance at its next request and are
@@ -19,7 +19,7 @@ let k: Kernel;
 let k2: Kernel;
 const users: Record<string, TestUser> = {};
 
-/** What the contract gives each role (§3 and §9.1), written out here rather than read from the code. */
+/** What each role is given (docs/identity.md, docs/team-roles.md), written out here rather than read from the code. */
 const VIEW = BILL_CAPABILITIES.filter((c) => c.startsWith('bill_view_'));
 const CONTRACT: Record<string, string[]> = {
   administrator: ['*'],

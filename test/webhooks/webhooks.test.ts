@@ -1,4 +1,4 @@
-// The webhooks plugin (contract §9.4) over real HTTP, a real PostgreSQL and real local receivers:
+// The webhooks plugin (docs/webhooks.md) over real HTTP, a real PostgreSQL and real local receivers:
 // subscriptions and their secrets, signatures checked by the `standardwebhooks` package, the event
 // body (the REST representation, no access key), retries keeping the event id, the delivery log, the
 // SSRF guard at save and at dispatch, two instances delivering each event once, and a process killed

@@ -1,4 +1,4 @@
-/** The page's nonces and endpoints, from the meta tags every admin screen carries (contract §3). */
+/** The page's nonces and endpoints, from the meta tags every admin screen carries (docs/identity.md). */
 function meta(name: string): string {
   return document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? '';
 }

@@ -9,7 +9,7 @@ export function searchTerm(params: Record<string, unknown>): string {
   return typeof params.term === 'string' ? params.term.trim().slice(0, 200) : '';
 }
 
-/** The client autocomplete of the document builders (contract §6). */
+/** The client autocomplete of the document builders (docs/ajax.md). */
 export function clientAjaxActions(d: { clients: ClientService }): AjaxAction[] {
   return [
     {

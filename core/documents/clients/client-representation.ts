@@ -12,7 +12,7 @@ export interface ClientRepresentationContext {
   request?: unknown;
 }
 
-/** Rounded to the currency's minor unit, as a JSON number (contract §4). */
+/** Rounded to the currency's minor unit, as a JSON number (docs/api.md). */
 function amount(value: string, currency: string): number {
   return isCurrency(currency) ? Money.fromDecimal(Decimal.parse(value), currency).toNumber() : Number(value);
 }
@@ -24,10 +24,10 @@ function totalsJson(t: ClientTotals | undefined, currency: string) {
 }
 
 /**
- * Contract §4's client: `{id, name, email, company, country, vat, created}` plus `counts` and `totals`.
+ * Client: `{id, name, email, company, country, vat, created}` plus `counts` and `totals`.
  * `totals` covers the documents in the site currency, named by `currency`; `totals_by_currency` gives
  * every currency the client has invoices in (the site's too), since amounts of different currencies
- * cannot be added. Then `billing_model_to_array` and `billing_rest_client` (contract §2).
+ * cannot be added. Then `billing_model_to_array` and `billing_rest_client` (docs/plugins.md).
  */
 export async function clientRepresentation(client: Client, ctx: ClientRepresentationContext): Promise<Record<string, unknown>> {
   const data = {

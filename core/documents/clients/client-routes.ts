@@ -49,7 +49,7 @@ export const CLIENT_SCHEMA = {
   required: ['id', 'name', 'email', 'company', 'country', 'vat', 'created', 'counts', 'currency', 'totals', 'totals_by_currency'],
 };
 
-/** `GET /clients` of `billing/v1` (interface "Endpoints", contract §4), through ClientService. */
+/** `GET /clients` of `billing/v1` (docs/api.md), through ClientService. */
 export function clientRoutes(d: ClientRouteDeps): RestRoute[] {
   return [
     {

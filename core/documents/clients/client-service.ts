@@ -9,7 +9,7 @@ import { listScope, type ListScope } from '../../scope/list-scope.ts';
 export type ClientTotals = { invoiced: string; paid: string; due: string };
 
 /**
- * A client: a user with role `billing_client` (contract §3), with what their documents add up to.
+ * A client: a user with role `billing_client` (docs/identity.md), with what their documents add up to.
  * A type, not an interface, so it is a hook model (`billing_rest_client`) as it is.
  */
 export type Client = {

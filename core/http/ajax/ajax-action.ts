@@ -18,7 +18,7 @@ export interface AjaxRequest {
  */
 export interface AjaxAction {
   action: string;
-  /** Older names that keep working (contract §6). */
+  /** Older names that keep working (docs/ajax.md). */
   aliases?: string[];
   /**
    * Capability for signed-in callers. `{create, edit}`: a save that creates when its `id` field is absent

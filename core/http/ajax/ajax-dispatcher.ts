@@ -9,7 +9,7 @@ import { objectRefs, undeclaredError, undeclaredObjectParams } from '../../scope
 import { describeTextProblem, MAX_KEYS, textProblem } from '../../validation/text.ts';
 import { AjaxText, type AjaxAction, type AjaxRequest, type WebhookAction } from './ajax-action.ts';
 
-/** What an action name dispatches to; `legacy` marks an old alias (contract §6). */
+/** What an action name dispatches to; `legacy` marks an old alias (docs/ajax.md). */
 export type AjaxEntry = { kind: 'ajax'; def: AjaxAction; legacy: boolean } | { kind: 'webhook'; def: WebhookAction };
 type Entry = AjaxEntry;
 

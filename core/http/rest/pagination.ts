@@ -2,7 +2,7 @@ import { BillingError } from '../../errors.ts';
 import { RestResponse, type ArgSchema, type RestRequest } from './route.ts';
 
 /**
- * WordPress's collection parameters (contract §4), for a route's `args`: `page` ≥ 1 (default 1),
+ * WordPress's collection parameters (docs/api.md), for a route's `args`: `page` ≥ 1 (default 1),
  * `per_page` 1–100 (default 10; 101 is a 400 `rest_invalid_param` from the schema), `search`.
  */
 export const COLLECTION_ARGS = Object.freeze({
