@@ -13,18 +13,17 @@ import { formatMoney } from '../../core/display/format.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { readEinvoice } from '../../plugins/e-invoicing/reader.ts';
 import { browserAvailable, launch } from '../helpers/browser.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
+import { MailCatcher, freshDatabase, type TestDatabase } from '../../testing/index.ts';
 import { SELLER_OPTIONS } from '../helpers/einvoice-documents.ts';
 import { EN16931_DIR } from '../helpers/en16931.ts';
 import { bootKernel, eventually } from '../helpers/kernel.ts';
-import { TestSmtp } from '../mail/test-smtp.ts';
 import { axe, menuLinks, open as openScreen, PASSWORD, restGet, SHOTS, signedIn as signedInAs, type Harness } from './admin-browser.ts';
 
 const suite = browserAvailable ? describe : describe.skip;
 
 let db: TestDatabase;
 let k: Kernel;
-let smtp: TestSmtp;
+let smtp: MailCatcher;
 let browser: Browser;
 let receiver: Server;
 let receiverUrl: string;
@@ -69,7 +68,7 @@ suite('the addon screens in Chromium', () => {
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     db = await freshDatabase();
-    smtp = await new TestSmtp().start();
+    smtp = await new MailCatcher().start();
     k = await bootKernel(db.url, { config: { smtpUrl: smtp.url } });
     for (const [key, value] of Object.entries(SELLER_OPTIONS)) await k.options.set(key as never, value as never, CLI);
     await k.identity.users.create({ login: 'ops', email: 'ops@example.com', role: 'administrator', password: PASSWORD }, CLI);

@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { browserAvailable, launch } from '../helpers/browser.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
+import { freshDatabase, type TestDatabase } from '../../testing/index.ts';
 import { bootKernel } from '../helpers/kernel.ts';
 
 const suite = browserAvailable ? describe : describe.skip;

@@ -3,7 +3,7 @@
 // rules with no fatal assertion; the CII is schema-valid and byte-identical inside the Factur-X PDF;
 // the amounts equal the REST representation; drafts and incomplete data are refused; issuing is
 // refused under einvoice_required; the reader reads every official example and refuses hostile XML.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,33 +11,19 @@ import fc from 'fast-check';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { READ_BODY_LIMIT, readEinvoice } from '../../plugins/e-invoicing/reader.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { SELLER_OPTIONS as SELLER } from '../helpers/einvoice-documents.ts';
 import { ciiSchemaErrors, EN16931_DIR, en16931Fatal, warmEn16931 } from '../helpers/en16931.ts';
-import { bootKernel, eventually } from '../helpers/kernel.ts';
-import { makeUser, type TestUser } from '../identity/support.ts';
+import { useService, waitFor, type TestUser } from '../../testing/index.ts';
 
-let db: TestDatabase;
+const svc = useService();
 let k: Kernel;
 let admin: TestUser;
 const dir = mkdtempSync(join(tmpdir(), 'einvoice-http-'));
 
-async function call(method: string, path: string, body?: unknown, type = 'application/json') {
-  const res = await fetch(`${k.url}/wp-json/billing/v1${path}`, {
-    method,
-    headers: { authorization: admin.authorization, ...(body !== undefined ? { 'content-type': type } : {}) },
-    body:
-      body === undefined
-        ? undefined
-        : Buffer.isBuffer(body)
-          ? new Uint8Array(body)
-          : typeof body === 'string'
-            ? body
-            : JSON.stringify(body),
-  });
-  const bytes = Buffer.from(await res.arrayBuffer());
-  const isJson = (res.headers.get('content-type') ?? '').startsWith('application/json');
-  return { status: res.status, headers: res.headers, bytes, body: isJson && bytes.length ? JSON.parse(bytes.toString('utf8')) : null };
+/** REST as the administrator: a Buffer or a string goes as it is, with `type`; anything else as JSON. */
+function call(method: string, path: string, body?: unknown, type = 'application/json') {
+  const sent = Buffer.isBuffer(body) || typeof body === 'string' ? { raw: body, type } : body;
+  return svc.rest(admin).request(method, path, sent);
 }
 
 async function setOptions(values: Record<string, unknown>) {
@@ -46,23 +32,17 @@ async function setOptions(values: Record<string, unknown>) {
 
 beforeAll(async () => {
   warmEn16931();
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
-  admin = await makeUser(k, 'boss', 'administrator');
+  k = svc.kernel;
+  admin = await svc.makeUser('boss', 'administrator');
   expect((await call('GET', '/invoices/1/ubl')).status).toBe(404); // rest_no_route while inactive
   await k.plugins.activate('e-invoicing', CLI);
-  expect(await eventually(() => k.plugins.isLoaded('e-invoicing'))).toBe(true);
+  await waitFor(() => k.plugins.isLoaded('e-invoicing'), { what: 'e-invoicing to load' });
   await setOptions({ ...SELLER, currency: 'EUR' });
   for (const c of CLIENTS) {
     const user = await k.identity.users.create({ ...c, email: `${c.login}@example.com`, role: 'billing_client' }, CLI);
     clientIds.push(user.id);
   }
 }, 300_000); // a first compile of the official rules takes seconds each, minutes on a loaded machine
-
-afterAll(async () => {
-  await k?.stop();
-  await db?.drop();
-});
 
 const RATES = [0, 5.5, 7, 10, 19, 20, 21];
 const itemArb = fc
@@ -396,12 +376,8 @@ describe('POST /einvoices/read', () => {
   });
 
   it('needs bill_view_invoices', async () => {
-    const sub = await makeUser(k, 'sub', 'subscriber');
-    const res = await fetch(`${k.url}/wp-json/billing/v1/einvoices/read`, {
-      method: 'POST',
-      headers: { authorization: sub.authorization, 'content-type': 'application/xml' },
-      body: '<x/>',
-    });
+    const sub = await svc.makeUser('sub', 'subscriber');
+    const res = await svc.rest(sub).post('/einvoices/read', { raw: '<x/>', type: 'application/xml' });
     expect(res.status).toBe(403);
   });
 });

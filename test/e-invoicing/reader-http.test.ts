@@ -8,13 +8,11 @@ import { join } from 'node:path';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { READ_BODY_LIMIT } from '../../plugins/e-invoicing/reader.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { EN16931_DIR } from '../helpers/en16931.ts';
-import { bootKernel, eventually } from '../helpers/kernel.ts';
-import { makeUser, type TestUser } from '../identity/support.ts';
+import { useService, waitFor, type TestUser } from '../../testing/index.ts';
 import { closeBoundedWorkers } from '../../core/workers/bounded-worker.ts';
 
-let db: TestDatabase;
+const svc = useService();
 let k: Kernel;
 let admin: TestUser;
 
@@ -37,29 +35,19 @@ function largestExample(): { path: string; size: number } {
   return best;
 }
 
-async function post(path: string, body: Uint8Array<ArrayBuffer> | string, type: string) {
-  const res = await fetch(`${k.url}/wp-json/billing/v1${path}`, {
-    method: 'POST',
-    headers: { authorization: admin.authorization, 'content-type': type },
-    body,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
+function post(path: string, body: Uint8Array<ArrayBuffer> | string, type: string) {
+  return svc.rest(admin).post(path, { raw: typeof body === 'string' ? body : Buffer.from(body), type });
 }
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
-  admin = await makeUser(k, 'reader', 'administrator');
+  k = svc.kernel;
+  admin = await svc.makeUser('reader', 'administrator');
   await k.plugins.activate('e-invoicing', CLI);
-  expect(await eventually(() => k.plugins.isLoaded('e-invoicing'))).toBe(true);
+  await waitFor(() => k.plugins.isLoaded('e-invoicing'), { what: 'e-invoicing to load' });
 }, 120_000);
 
-afterAll(async () => {
-  await k?.stop();
-  await db?.drop();
-  await closeBoundedWorkers();
-});
+// after useService's afterAll: the reader's workers outlive the service
+afterAll(() => closeBoundedWorkers());
 
 describe('POST /einvoices/read: its own 20 MiB limit', () => {
   (haveExamples ? it : it.skip)(
@@ -90,25 +78,13 @@ describe('POST /einvoices/read: its own 20 MiB limit', () => {
 
   it('holds a large body only for a caller allowed on the route: others get 413 before it is read', async () => {
     const body = `<x>${' '.repeat(2 * 1024 * 1024)}</x>`;
-    const anonymous = await fetch(`${k.url}/wp-json/billing/v1/einvoices/read`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/xml' },
-      body,
-    });
+    const anonymous = await svc.rest(null).post('/einvoices/read', { raw: body, type: 'application/xml' });
     expect(anonymous.status).toBe(413);
-    const subscriber = await makeUser(k, 'reader-sub', 'subscriber');
-    const refused = await fetch(`${k.url}/wp-json/billing/v1/einvoices/read`, {
-      method: 'POST',
-      headers: { authorization: subscriber.authorization, 'content-type': 'application/xml' },
-      body,
-    });
+    const subscriber = await svc.makeUser('reader-sub', 'subscriber');
+    const refused = await svc.rest(subscriber).post('/einvoices/read', { raw: body, type: 'application/xml' });
     expect(refused.status).toBe(413);
     // a small body from them is read far enough to be refused for who they are
-    const small = await fetch(`${k.url}/wp-json/billing/v1/einvoices/read`, {
-      method: 'POST',
-      headers: { authorization: subscriber.authorization, 'content-type': 'application/xml' },
-      body: '<x/>',
-    });
+    const small = await svc.rest(subscriber).post('/einvoices/read', { raw: '<x/>', type: 'application/xml' });
     expect(small.status).toBe(403);
   });
 

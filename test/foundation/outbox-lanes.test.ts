@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Kernel } from '../../core/kernel.ts';
 import { silentLogger } from '../../core/log.ts';
 import { Outbox, type OutboxItem } from '../../core/outbox/outbox.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
+import { freshDatabase, type TestDatabase } from '../../testing/index.ts';
 import { bootKernel, eventually } from '../helpers/kernel.ts';
 import { waitFor } from '../../testing/index.ts';
 

@@ -1,8 +1,8 @@
 // Every bundled plugin's tables carry its name (`team-roles` → `team_roles_…`): what the plugin author's
 // guide promises (docs/plugins.md, the read model), checked on what activation really creates.
 import { describe, expect, it } from '@jest/globals';
-import { useService } from '../../testing/index.ts';
-import { BUNDLED_PLUGINS, pluginFolders } from '../helpers/kernel.ts';
+import { BUNDLED_PLUGINS, useService } from '../../testing/index.ts';
+import { pluginFolders } from '../helpers/kernel.ts';
 
 const svc = useService();
 

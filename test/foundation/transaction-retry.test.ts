@@ -6,7 +6,7 @@ import { CONFLICT_RETRIES, type Tx } from '../../core/db/database.ts';
 import { Idempotency } from '../../core/http/rest/idempotency.ts';
 import { RestResponse } from '../../core/http/rest/route.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, usingPostgres, type TestDatabase } from '../helpers/database.ts';
+import { freshDatabase, usingPostgres, type TestDatabase } from '../../testing/index.ts';
 import { bootKernel } from '../helpers/kernel.ts';
 
 let tdb: TestDatabase;

@@ -4,7 +4,7 @@ import Stripe from 'stripe';
 import { WebhooksHelper } from 'square';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { FakeGateway, type SeenRequest } from '../helpers/fake-gateway.ts';
+import { FakeGateway, type SeenRequest } from '../../testing/index.ts';
 
 /**
  * Gateways A–E as fakes that keep a ledger, and what each one sends: a driver makes its fake gateway

@@ -3,10 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Stripe from 'stripe';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
+import { bootKernel, deliver, useService, waitFor } from '../../testing/index.ts';
 import { billing } from '../helpers/cli.ts';
-import { bootKernel, eventually } from '../helpers/kernel.ts';
-import { Browser, makeUser } from '../identity/support.ts';
 import { A_SIGNING, C_KEY, D_LOGIN, D_SIGNATURE_KEY, DRIVERS, E_SECRET, sentToGateway, squareAccepts, type Driver } from './drivers.ts';
 
 /**
@@ -14,25 +12,23 @@ import { A_SIGNING, C_KEY, D_LOGIN, D_SIGNATURE_KEY, DRIVERS, E_SECRET, sentToGa
  * payments without a reference; B trusting only its API; C's signed notification URL (checked against
  * the gateway's own SDK); D's unset key, case-insensitive hex and legacy relay with its optional MD5.
  */
-let db: TestDatabase;
+const svc = useService();
 let k: Kernel;
 const d: Record<string, Driver> = {};
 const stripe = new Stripe('sk_test_unused');
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
+  k = svc.kernel;
   for (const [name, make] of Object.entries(DRIVERS)) {
     d[name] = await make();
     await k.plugins.activate(d[name]!.plugin, CLI);
-    if (name !== 'D') await d[name]!.configure(k);
+    await d[name]!.configure(k);
   }
 });
 
+// after useService's afterAll: the service stops before the fake gateways
 afterAll(async () => {
-  await k?.stop();
   for (const x of Object.values(d)) await x.fake.close();
-  await db?.drop();
 });
 
 async function pending(method: string, total = '50.00') {
@@ -68,10 +64,7 @@ const statuses = (invoiceId: number) =>
     [invoiceId],
   );
 
-async function post(action: string, body: string, headers: Record<string, string> = {}) {
-  const res = await fetch(`${k.url}/wp-admin/admin-ajax.php?action=${action}`, { method: 'POST', headers, body });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const post = (action: string, body: string, headers: Record<string, string> = {}) => deliver(k.url, action, body, headers);
 
 describe('gateway A', () => {
   const sign = (body: string, timestamp: number) =>
@@ -245,6 +238,7 @@ describe('gateway D', () => {
   const sign = (body: string) => `sha512=${createHmac('sha512', D_SIGNATURE_KEY).update(body).digest('hex')}`;
 
   it('refuses its webhook and its relay with 503 while the signature key is unset', async () => {
+    await k.options.delete('gateway_d_signature_key', CLI);
     const body = JSON.stringify({ notificationId: 'n1', eventType: 'net.authorize.payment.authcapture.created', payload: {} });
     expect(await post('billing_gateway_d_webhook', body, { 'x-gateway-d-signature': sign(body) })).toEqual({
       status: 503,
@@ -359,7 +353,7 @@ describe('gateway D', () => {
 
 describe('settings', () => {
   it('never echo a secret: `billing option list` hides every gateway secret', async () => {
-    const { code, stdout } = await billing(db.url, ['option', 'list']);
+    const { code, stdout } = await billing(svc.databaseUrl, ['option', 'list']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/gateway_a_signing_secret\s+\[secret\]/);
     const listed = stdout;
@@ -368,16 +362,9 @@ describe('settings', () => {
 
   describe("a gateway's API base, where its secret goes", () => {
     async function save(settings: Record<string, string>) {
-      const user = await makeUser(k, `ops${++users}`, 'administrator', 'ops-pass-1');
-      const browser = new Browser(k.url);
-      expect((await browser.signIn(user.login, 'ops-pass-1')).status).toBe(302);
-      const body = new URLSearchParams({
-        action: 'billing_save_settings',
-        _wpnonce: (await browser.nonces()).admin,
-        settings: JSON.stringify(settings),
-      });
-      const res = await browser.fetch('/wp-admin/admin-ajax.php', { method: 'POST', body });
-      return { status: res.status, body: (await res.json()) as any };
+      const user = await svc.makeUser(`ops${++users}`, 'administrator', 'ops-pass-1');
+      const ajax = await svc.ajax(user.login, 'ops-pass-1');
+      return ajax.call('billing_save_settings', { settings: JSON.stringify(settings) });
     }
     let users = 0;
     const secret = () => k.options.get('gateway_e_secret_key');
@@ -428,18 +415,18 @@ describe('settings', () => {
       });
       expect([await k.options.get('gateway_e_api_base'), await secret()]).toEqual([d.E!.fake.url, E_SECRET]);
       // the CLI's way, one option at a time, the same, and it says so
-      const { code, stdout } = await billing(db.url, ['option', 'set', 'gateway_e_api_base', 'https://api.paystack.co']);
+      const { code, stdout } = await billing(svc.databaseUrl, ['option', 'set', 'gateway_e_api_base', 'https://api.paystack.co']);
       expect([code, stdout.trim()]).toEqual([
         0,
         'Option gateway_e_api_base set to https://api.paystack.co. Emptied with it (a new API base): gateway_e_secret_key.',
       ]);
-      expect(await eventually(async () => (await secret()) === '')).toBe(true);
+      await waitFor(async () => (await secret()) === '', { what: "the CLI's new base to empty the secret" });
     }, 60_000);
 
     it('may be http: to this machine only where the process allows it, and a refused base is never called', async () => {
       await d.E!.configure(k);
       const { reference } = await pending('gateway_e', '12.00');
-      const strict = await bootKernel(db.url, { serve: false, config: { gatewayLoopbackHttp: false } });
+      const strict = await bootKernel(svc.databaseUrl, { serve: false, config: { gatewayLoopbackHttp: false } });
       try {
         await expect(strict.options.set('gateway_e_api_base', d.E!.fake.url, CLI)).rejects.toMatchObject({
           code: 'billing_invalid_option',

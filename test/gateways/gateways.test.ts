@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel } from '../helpers/kernel.ts';
+import { deliver as post, useService } from '../../testing/index.ts';
 import { DRIVERS, sentToGateway, type Driver } from './drivers.ts';
 
 /**
@@ -11,13 +10,12 @@ import { DRIVERS, sentToGateway, type Driver } from './drivers.ts';
  * signatures, unknown payments, mismatched amounts, a failure after success, refunds, a gateway API that
  * fails, and reconciliation — alone and racing the webhook of the same payment.
  */
-let db: TestDatabase;
+const svc = useService();
 let k: Kernel;
 const drivers: Record<string, Driver> = {};
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
+  k = svc.kernel;
   for (const [name, make] of Object.entries(DRIVERS)) {
     const d = await make();
     drivers[name] = d;
@@ -26,10 +24,9 @@ beforeAll(async () => {
   }
 });
 
+// after useService's afterAll: the service stops before the fake gateways
 afterAll(async () => {
-  await k?.stop();
   for (const d of Object.values(drivers)) await d.fake.close();
-  await db?.drop();
 });
 
 async function invoice(total = '120.00') {
@@ -68,10 +65,7 @@ const count = async (table: string) => Number((await k.db.query<{ n: string }>(`
 describe.each(Object.keys(DRIVERS))('gateway %s', (name) => {
   const d = () => drivers[name]!;
 
-  async function deliver(body: string, headers: Record<string, string> = d().headers(body)) {
-    const res = await fetch(`${k.url}/wp-admin/admin-ajax.php?action=${d().webhook}`, { method: 'POST', headers, body });
-    return { status: res.status, body: (await res.json()) as any };
-  }
+  const deliver = (body: string, headers: Record<string, string> = d().headers(body)) => post(k.url, d().webhook, body, headers);
 
   /** An invoice with a pending payment of this gateway, made through the pay route. */
   async function pending(total = '120.00') {

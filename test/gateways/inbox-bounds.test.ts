@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { INBOX_BODY_BYTES } from '../../core/payments/gateways/gateway-runtime.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel } from '../helpers/kernel.ts';
+import { useService } from '../../testing/index.ts';
 import { gatewayA, gatewayB, gatewayD, gatewayE, sentToGateway, type Driver } from './drivers.ts';
 
 /**
@@ -14,13 +13,12 @@ import { gatewayA, gatewayB, gatewayD, gatewayE, sentToGateway, type Driver } fr
  * in time, and turn away an address whose requests keep being refused. Each "client" is an address in
  * `X-Forwarded-For`, which the service believes from loopback here (`BILLING_TRUST_PROXY`).
  */
-let db: TestDatabase;
+const svc = useService({ config: { trustProxy: 'loopback' } });
 let k: Kernel;
 const d: Record<string, Driver> = {};
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url, { config: { trustProxy: 'loopback' } });
+  k = svc.kernel;
   for (const [name, make] of Object.entries({ A: gatewayA, B: gatewayB, D: gatewayD, E: gatewayE })) {
     d[name] = await make();
     await k.plugins.activate(d[name]!.plugin, CLI);
@@ -28,10 +26,9 @@ beforeAll(async () => {
   }
 });
 
+// after useService's afterAll: the service stops before the fake gateways
 afterAll(async () => {
-  await k?.stop();
   for (const x of Object.values(d)) await x.fake.close();
-  await db?.drop();
 });
 
 async function post(action: string, body: string, from: string, headers: Record<string, string> = {}) {

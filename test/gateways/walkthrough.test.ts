@@ -2,11 +2,10 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
+import { FakeGateway, bootKernel, useService, waitFor } from '../../testing/index.ts';
 import { billing } from '../helpers/cli.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { FakeGateway } from '../helpers/fake-gateway.ts';
-import { bootKernel, eventually } from '../helpers/kernel.ts';
 
 /**
  * Issue 9's "done when", step by step as a newcomer does it: gateway E switched on and keyed with the
@@ -17,32 +16,28 @@ import { bootKernel, eventually } from '../helpers/kernel.ts';
 const SECRET = 'sk_test_walkthrough_0123456789';
 // each `billing` command is a process that boots the service: generous on a loaded two-core machine
 const SLOW = 180_000;
-let db: TestDatabase;
+const svc = useService();
 let k: Kernel;
 let other: Kernel;
 let fake: FakeGateway;
 
 beforeAll(async () => {
-  db = await freshDatabase();
+  k = svc.kernel;
   fake = await new FakeGateway().start();
   fake.on('POST /transaction/initialize', (req) => ({
     status: 200,
     body: { status: true, data: { authorization_url: `${fake.url}/checkout/abc`, access_code: 'abc', reference: req.json.reference } },
   }));
-  k = await bootKernel(db.url);
-  other = await bootKernel(db.url);
+  other = await bootKernel(svc.databaseUrl);
+  svc.beforeStop(() => other.stop());
 });
 
-afterAll(async () => {
-  await other?.stop();
-  await k?.stop();
-  await fake?.close();
-  await db?.drop();
-});
+// after useService's afterAll: the service stops before the fake gateway
+afterAll(() => fake?.close());
 
 const cli = async (...args: string[]) => {
   // the fake gateway is served over http on 127.0.0.1, which an API base may name only with this flag
-  const r = await billing(db.url, args, { BASE_URL: k.url, BILLING_GATEWAY_LOOPBACK_HTTP: '1' });
+  const r = await billing(svc.databaseUrl, args, { BASE_URL: k.url, BILLING_GATEWAY_LOOPBACK_HTTP: '1' });
   expect([r.code, r.stderr]).toEqual([0, '']);
   return r.stdout.trim();
 };
@@ -85,7 +80,10 @@ it(
     expect(link.startsWith(`${k.url}/billing/invoice/${id}?key=`)).toBe(true);
 
     // the running service sees the activation (another process made it) and shows the button
-    expect(await eventually(async () => (await (await fetch(link)).text()).includes('with Gateway E'), 5000)).toBe(true);
+    await waitFor(async () => (await (await fetch(link)).text()).includes('with Gateway E'), {
+      timeoutMs: 5000,
+      what: 'the running service to show the Gateway E button',
+    });
     const page = await (await fetch(link)).text();
     const form = /<form[^>]*action="([^"]*\/pay\?key=[^"]*)"[^>]*>([\s\S]*?)<\/form>/.exec(page);
     expect(form).not.toBeNull();
@@ -111,6 +109,10 @@ it(
 it(
   'deactivating the gateway removes its webhook and pay button on another instance within 5 s',
   async () => {
+    // where the first test leaves it (no-ops after it): E active, keyed, against the fake
+    await k.plugins.activate('gateway-e', CLI);
+    await k.options.set('gateway_e_api_base', fake.url, CLI);
+    await k.options.set('gateway_e_secret_key', SECRET, CLI);
     const created = await cli(
       'invoice',
       'create',
@@ -122,9 +124,15 @@ it(
     );
     const id = /\(id (\d+),/.exec(created)![1]!;
     const link = (await cli('invoice', 'link', id)).replace(k.url, other.url);
-    expect(await eventually(async () => (await (await fetch(link)).text()).includes('with Gateway E'), 5000)).toBe(true);
+    await waitFor(async () => (await (await fetch(link)).text()).includes('with Gateway E'), {
+      timeoutMs: 5000,
+      what: 'the other instance to show the Gateway E button',
+    });
     await cli('plugin', 'deactivate', 'gateway-e');
-    expect(await eventually(async () => !(await (await fetch(link)).text()).includes('Gateway E'), 5000)).toBe(true);
+    await waitFor(async () => !(await (await fetch(link)).text()).includes('Gateway E'), {
+      timeoutMs: 5000,
+      what: 'the other instance to drop the Gateway E button',
+    });
     const gone = await fetch(`${other.url}/wp-admin/admin-ajax.php?action=billing_gateway_e_webhook`, { method: 'POST', body: '{}' });
     expect([gone.status, await gone.text()]).toEqual([400, '0']);
   },

@@ -3,10 +3,9 @@ import { join, resolve } from 'node:path';
 import type { Config } from '../../core/config.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import type { Logger } from '../../core/log.ts';
-import { BUNDLED_PLUGINS, bootKernel as bootTestKernel } from '../../testing/service.ts';
+import { bootKernel as bootTestKernel } from '../../testing/service.ts';
 
 export const FIXTURE_PLUGINS = resolve(import.meta.dirname, '../fixtures/plugins');
-export { BUNDLED_PLUGINS };
 
 /** Names of the plugin folders under `dir` (a folder with an index.ts): bundled plugins keep being added. */
 export function pluginFolders(dir: string): string[] {
@@ -14,8 +13,6 @@ export function pluginFolders(dir: string): string[] {
     .filter((e) => e.isDirectory() && existsSync(join(dir, e.name, 'index.ts')))
     .map((e) => e.name);
 }
-
-export { freePort } from '../../testing/service.ts';
 
 export interface TestKernelOptions {
   serve?: boolean;

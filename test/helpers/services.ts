@@ -4,7 +4,7 @@ import { HookRegistry } from '../../core/hooks/registry.ts';
 import { silentLogger } from '../../core/log.ts';
 import { CORE_SETTINGS } from '../../core/options/option-map.ts';
 import { OptionsStore } from '../../core/options/options.ts';
-import { usingPostgres } from './database.ts';
+import { usingPostgres } from '../../testing/database.ts';
 
 export interface Services {
   db: Database;

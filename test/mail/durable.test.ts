@@ -1,10 +1,8 @@
 import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel } from '../helpers/kernel.ts';
-import { TestSmtp } from './test-smtp.ts';
+import { bootKernel, useService, type MailCatcher } from '../../testing/index.ts';
 import { runUntilKilled } from '../helpers/kill-after.ts';
 
 /**
@@ -15,8 +13,8 @@ import { runUntilKilled } from '../helpers/kill-after.ts';
  */
 const DIE = resolve(import.meta.dirname, 'fixtures/pay-and-die.ts');
 
-let db: TestDatabase;
-let smtp: TestSmtp;
+const svc = useService({ mail: true, options: { company_email: 'office@example.com' } });
+let smtp: MailCatcher;
 let a: Kernel;
 
 async function issued(email: string) {
@@ -31,17 +29,9 @@ async function issued(email: string) {
   );
 }
 
-beforeAll(async () => {
-  db = await freshDatabase();
-  smtp = await new TestSmtp().start();
-  a = await bootKernel(db.url, { config: { smtpUrl: smtp.url } });
-  await a.options.set('company_email', 'office@example.com', CLI);
-});
-
-afterAll(async () => {
-  await a?.stop();
-  await smtp?.close();
-  await db?.drop();
+beforeAll(() => {
+  a = svc.kernel;
+  smtp = svc.mail;
 });
 
 describe('a mail that follows a change', () => {
@@ -93,7 +83,7 @@ describe('a process killed after committing payments', () => {
   it('loses none of their mails: two instances then send each exactly once', async () => {
     const invoices = await Promise.all(['x1@example.com', 'x2@example.com', 'x3@example.com'].map(issued));
     const before = smtp.received.length;
-    const done = await runUntilKilled(DIE, [db.url, invoices.map((i) => i.id).join(',')], 40);
+    const done = await runUntilKilled(DIE, [svc.databaseUrl, invoices.map((i) => i.id).join(',')], 40);
     expect(done.length).toBeGreaterThanOrEqual(40);
 
     const payments = await a.db.query<{ id: string }>(
@@ -103,7 +93,7 @@ describe('a process killed after committing payments', () => {
     // every committed payment, and only those, left its two mails
     expect(payments.length).toBeGreaterThanOrEqual(done.length);
 
-    const b = await bootKernel(db.url, { config: { smtpUrl: smtp.url } });
+    const b = await bootKernel(svc.databaseUrl, { config: { smtpUrl: smtp.url } });
     try {
       await Promise.all([a.outbox.drain(), b.outbox.drain()]);
     } finally {

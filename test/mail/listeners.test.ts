@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel } from '../helpers/kernel.ts';
-import { makeUser } from '../identity/support.ts';
-import { TestSmtp, type ReceivedMail } from './test-smtp.ts';
+import { useService, type MailCatcher, type ReceivedMail } from '../../testing/index.ts';
 
-let db: TestDatabase;
+const svc = useService({ mail: true, options: { company_name: 'Lee & Partners', company_email: 'office@lee.test' } });
 let k: Kernel;
-let smtp: TestSmtp;
+let smtp: MailCatcher;
 
 const items = [{ name: 'Consulting', quantity: 10, price: 150 }];
 
@@ -39,22 +36,13 @@ async function openQuote() {
 }
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  smtp = await new TestSmtp().start();
-  k = await bootKernel(db.url, { config: { smtpUrl: smtp.url } });
-  await k.options.set('company_name', 'Lee & Partners', CLI);
-  await k.options.set('company_email', 'office@lee.test', CLI);
-  await makeUser(k, 'owner', 'administrator');
+  k = svc.kernel;
+  smtp = svc.mail;
+  await svc.makeUser('owner', 'administrator');
 });
 
 beforeEach(async () => {
   await newMail();
-});
-
-afterAll(async () => {
-  await k?.stop();
-  await smtp?.close();
-  await db?.drop();
 });
 
 describe('after a completed payment (billing_payment_completed)', () => {

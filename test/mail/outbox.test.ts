@@ -1,49 +1,36 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { CLI } from '../../core/audit/audit.ts';
-import type { Kernel } from '../../core/kernel.ts';
 import { createLogger } from '../../core/log.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel } from '../helpers/kernel.ts';
+import { useService } from '../../testing/index.ts';
 
-let db: TestDatabase;
-let k: Kernel;
 const logLines: string[] = [];
-
-beforeAll(async () => {
-  db = await freshDatabase();
-  // no SMTP_URL: every message goes to DATA_DIR/outbox
-  k = await bootKernel(db.url, {
-    config: { smtpUrl: undefined },
-    log: createLogger('info', {
-      write: (l: string) => {
-        logLines.push(l);
-      },
-    }),
-  });
-  await k.options.set('company_name', 'Outbox & Sons', CLI);
-});
-
-afterAll(async () => {
-  await k?.stop();
-  await db?.drop();
+// no SMTP_URL: every message goes to DATA_DIR/outbox
+const svc = useService({
+  config: { smtpUrl: undefined },
+  log: createLogger('info', {
+    write: (l: string) => {
+      logLines.push(l);
+    },
+  }),
+  options: { company_name: 'Outbox & Sons' },
 });
 
 describe('without SMTP_URL', () => {
   it('writes each message as an .eml file under DATA_DIR/outbox, logs it without the key, and issues the draft', async () => {
-    const invoice = await k.api.invoices.create(
+    const invoice = await svc.kernel.api.invoices.create(
       { items: [{ name: 'Audit', quantity: 1, price: 950 }], customer_name: 'Olga', customer_email: 'olga@example.com' } as never,
       { actor: CLI, source: 'api' },
     );
-    const key = await k.api.invoices.accessKey(invoice.id);
-    const result = await k.api.mail.sendInvoice(invoice.id, CLI);
+    const key = await svc.kernel.api.invoices.accessKey(invoice.id);
+    const result = await svc.kernel.api.mail.sendInvoice(invoice.id, CLI);
     expect(result.issued).toBe(true);
     expect(result.document.status).toBe('available');
     expect(result.delivery).toMatchObject({ transport: 'outbox', result: 'sent', recipient: 'olga@example.com' });
 
-    const dir = join(k.config.dataDir, 'outbox');
+    const dir = join(svc.kernel.config.dataDir, 'outbox');
     const files = readdirSync(dir);
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^\d{8}T\d{6}-\d{3}Z-[0-9a-f]{8}\.eml$/);
@@ -57,7 +44,7 @@ describe('without SMTP_URL', () => {
     const mail = await simpleParser(raw);
     expect(mail.subject).toBe('Invoice INV-0001 from Outbox & Sons');
     expect(mail.from?.value).toEqual([{ name: 'Outbox & Sons', address: 'billing@localhost' }]); // no company_email: BASE_URL's host, an IP here
-    expect(String(mail.text)).toContain(`${k.config.baseUrl}/billing/invoice/${invoice.id}?key=${key}`);
+    expect(String(mail.text)).toContain(`${svc.kernel.config.baseUrl}/billing/invoice/${invoice.id}?key=${key}`);
     expect(String(mail.html)).toContain('Outbox &amp; Sons');
     expect(mail.attachments.map((a) => [a.filename, a.contentType])).toEqual([['INV-0001.pdf', 'application/pdf']]);
 

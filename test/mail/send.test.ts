@@ -2,39 +2,42 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { createLogger } from '../../core/log.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel } from '../helpers/kernel.ts';
-import { Browser, makeUser } from '../identity/support.ts';
-import { TestSmtp } from './test-smtp.ts';
+import { MailCatcher, useService, type AjaxAnswer, type AjaxClient } from '../../testing/index.ts';
 
 /** A 1×1 PNG: the company logo, carried in the mail as an inline part. */
 const LOGO = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const CUSTOMER = 'Zoë <b>Quinn</b> & Co';
 
-let db: TestDatabase;
-let k: Kernel;
-let smtp: TestSmtp;
 /** Every JSON line the service logged: none may hold an access key. */
 const logLines: string[] = [];
-const as: Record<string, { browser: Browser; nonce: string }> = {};
+/** The documents' access keys, read as the service stops. */
+const keys: string[] = [];
+const svc = useService({
+  mail: true,
+  log: createLogger('debug', {
+    write: (line: string) => {
+      logLines.push(line);
+    },
+  }),
+  options: {
+    company_name: 'Acme Studio',
+    company_address: 'Rue Haute 1\n1000 Brussels',
+    company_email: 'billing@acme.test',
+    company_logo_url: LOGO,
+    tax_rate: 21,
+  },
+});
+let k: Kernel;
+let smtp: MailCatcher;
+const as: Record<string, AjaxClient> = {};
 const events: Array<[string, number, string]> = [];
 
 async function signIn(login: string, role: string): Promise<void> {
-  await makeUser(k, login, role, `${login}-pass-1`);
-  const browser = new Browser(k.url);
-  expect((await browser.signIn(login, `${login}-pass-1`)).status).toBe(302);
-  as[login] = { browser, nonce: (await browser.nonces()).admin };
+  await svc.makeUser(login, role, `${login}-pass-1`);
+  as[login] = await svc.ajax(login, `${login}-pass-1`);
 }
 
-async function ajax(who: string, fields: Record<string, string>): Promise<{ status: number; body: any }> {
-  const { browser, nonce } = as[who]!;
-  const res = await browser.fetch('/wp-admin/admin-ajax.php', {
-    method: 'POST',
-    body: new URLSearchParams({ _wpnonce: nonce, ...fields }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text.startsWith('{') ? JSON.parse(text) : text };
-}
+const ajax = (who: string, fields: Record<string, string>) => as[who]!.post({ _wpnonce: as[who]!.nonce, ...fields });
 
 const items = [
   { name: 'Design work', description: 'Logo & <brand>', quantity: 3, price: 120.5, taxable: true },
@@ -57,21 +60,8 @@ async function docRow(id: number) {
 }
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  smtp = await new TestSmtp().start();
-  k = await bootKernel(db.url, {
-    config: { smtpUrl: smtp.url },
-    log: createLogger('debug', {
-      write: (line: string) => {
-        logLines.push(line);
-      },
-    }),
-  });
-  await k.options.set('company_name', 'Acme Studio', CLI);
-  await k.options.set('company_address', 'Rue Haute 1\n1000 Brussels', CLI);
-  await k.options.set('company_email', 'billing@acme.test', CLI);
-  await k.options.set('company_logo_url', LOGO, CLI);
-  await k.options.set('tax_rate', 21, CLI);
+  k = svc.kernel;
+  smtp = svc.mail;
   await signIn('boss', 'administrator');
   await signIn('peek', 'billing_viewer');
   for (const hook of ['billing_invoice_sent', 'billing_quote_sent'] as const) {
@@ -82,6 +72,9 @@ beforeAll(async () => {
   k.hooks.addAction('billing_invoice_status_changed', (id, _doc, from, to) => {
     events.push(['billing_invoice_status_changed', id, `${from}->${to}`]);
   });
+  svc.beforeStop(async () => {
+    keys.push(...(await k.db.query<{ access_key: string }>('select access_key from billing_documents')).map((r) => r.access_key));
+  });
 });
 
 beforeEach(() => {
@@ -89,33 +82,34 @@ beforeEach(() => {
   events.length = 0;
 });
 
-afterAll(async () => {
-  const keys = k ? (await k.db.query<{ access_key: string }>('select access_key from billing_documents')).map((r) => r.access_key) : [];
-  await k?.stop();
-  await smtp?.close();
-  await db?.drop();
+// after useService's afterAll: every line the service logged, until it stopped
+afterAll(() => {
   expect(logLines.length).toBeGreaterThan(0);
   for (const key of keys) for (const line of logLines) expect(line).not.toContain(key);
 });
 
 describe('sending an invoice through a real SMTP server', () => {
-  let id: number;
-  let key: string;
+  let first: Promise<{ id: number; key: string; number: string; mails: number; res: AjaxAnswer }> | null = null;
+  /** A draft sent once by e-mail, by whichever test needs it first (each test runs alone). */
+  const sent = () =>
+    (first ??= (async () => {
+      const invoice = await draftInvoice();
+      const key = await k.api.invoices.accessKey(invoice.id);
+      expect(invoice.status).toBe('draft');
+      const mails = smtp.received.length;
+      const res = await ajax('boss', { action: 'billing_send_invoice_email', id: String(invoice.id) });
+      return { id: invoice.id, key, number: invoice.number, mails, res };
+    })());
 
   it('sends a draft, and only then issues it', async () => {
-    const invoice = await draftInvoice();
-    id = invoice.id;
-    key = await k.api.invoices.accessKey(id);
-    expect(invoice.status).toBe('draft');
-
-    const res = await ajax('boss', { action: 'billing_send_invoice_email', id: String(id) });
+    const { id, key, number, mails, res } = await sent();
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ success: true, data: { id, number: invoice.number, status: 'available', issued: true } });
+    expect(res.body).toMatchObject({ success: true, data: { id, number, status: 'available', issued: true } });
     expect(res.body.data.delivery).toMatchObject({ to: 'zoe@example.com', template: 'invoice_available', result: 'sent' });
     expect(res.body.data.delivery.response).toMatch(/^250 2\.0\.0 Ok: queued as TEST\d+$/);
     expect(JSON.stringify(res.body)).not.toContain(key);
 
-    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received).toHaveLength(mails + 1);
     const row = await docRow(id);
     expect(row.status).toBe('available');
     expect(row.sent_at).not.toBeNull();
@@ -126,7 +120,8 @@ describe('sending an invoice through a real SMTP server', () => {
   });
 
   it('carries the headers, an HTML and a text part, the public link with its key, the company and the PDF', async () => {
-    const { parsed, envelope } = smtp.received[0]!;
+    const { id, key, mails } = await sent();
+    const { parsed, envelope } = smtp.received[mails]!;
     expect(envelope).toEqual({ from: 'billing@acme.test', to: ['zoe@example.com'] });
     expect(parsed.from?.value).toEqual([{ name: 'Acme Studio', address: 'billing@acme.test' }]);
     expect(parsed.to && !Array.isArray(parsed.to) ? parsed.to.value : []).toEqual([{ name: '', address: 'zoe@example.com' }]);
@@ -174,15 +169,21 @@ describe('sending an invoice through a real SMTP server', () => {
   });
 
   it('sends again on request without changing the invoice', async () => {
+    const { id } = await sent();
+    events.length = 0;
     const before = await docRow(id);
+    const mails = smtp.received.length;
     const res = await ajax('boss', { action: 'billing_send_invoice_email', id: String(id) });
     expect(res.body).toMatchObject({ success: true, data: { status: 'available', issued: false } });
-    expect(smtp.received).toHaveLength(2);
+    expect(smtp.received).toHaveLength(mails + 1);
     expect(await docRow(id)).toEqual(before);
     expect(events).toEqual([['billing_invoice_sent', id, 'available']]);
   });
 
   it("keeps every attempt in the delivery log with the server's answer", async () => {
+    // a draft of its own, sent twice
+    const { id, number } = await draftInvoice();
+    for (let i = 0; i < 2; i++) expect((await ajax('boss', { action: 'billing_send_invoice_email', id: String(id) })).status).toBe(200);
     const log = await k.api.mail.deliveries(id);
     expect(log).toHaveLength(2);
     for (const d of log) {
@@ -195,7 +196,7 @@ describe('sending an invoice through a real SMTP server', () => {
         error: null,
         actor: 'boss',
       });
-      expect(d.subject).toBe('Invoice INV-0001 from Acme Studio');
+      expect(d.subject).toBe(`Invoice ${number} from Acme Studio`);
       expect(d.response).toMatch(/^250 /);
       expect(d.time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     }
@@ -207,6 +208,7 @@ describe('sending an invoice through a real SMTP server', () => {
   });
 
   it('leaves the PDF out when attach_pdf_to_email is off', async () => {
+    const { id } = await sent();
     await k.options.set('attach_pdf_to_email', false, CLI);
     try {
       await ajax('boss', { action: 'billing_send_invoice_email', id: String(id) });
@@ -219,6 +221,7 @@ describe('sending an invoice through a real SMTP server', () => {
   });
 
   it('passes every message through billing_email with the template name and the document', async () => {
+    const { id } = await sent();
     const seen: Array<[string, number]> = [];
     const off = k.hooks.addFilter('billing_email', (message, template, document) => {
       seen.push([template, (document as { id: number }).id]);
@@ -267,7 +270,7 @@ describe('a mail server that refuses the message', () => {
   });
 
   it('reports a server that cannot be reached the same way', async () => {
-    const down = await new TestSmtp().start();
+    const down = await new MailCatcher().start();
     const url = down.url;
     await down.close();
     const { MailService } = await import('../../core/mail/mail-service.ts');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { BillingError } from '../../core/errors.ts';
 import type { PaymentOutcome } from '../../core/payments/payment-core.ts';
-import { freshDatabase, usingPostgres, type TestDatabase } from '../helpers/database.ts';
+import { freshDatabase, usingPostgres, type TestDatabase } from '../../testing/index.ts';
 import { ADMIN, inconsistencies, invoiceOf, moneyServices, reload, type MoneyServices } from './support.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
+import { freshDatabase, type TestDatabase } from '../../testing/index.ts';
 import { inconsistencies, invoiceOf, moneyServices, reload, type MoneyServices } from './support.ts';
 
 /**

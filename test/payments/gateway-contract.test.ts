@@ -3,10 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import pg from 'pg';
-import { freshDatabase, usingPostgres, type TestDatabase } from '../helpers/database.ts';
-import { FakeGateway } from '../helpers/fake-gateway.ts';
-import { bootKernel, eventually } from '../helpers/kernel.ts';
-import { makeUser, type TestUser } from '../identity/support.ts';
+import {
+  FakeGateway,
+  TestService,
+  bootKernel,
+  deliver as post,
+  useService,
+  usingPostgres,
+  waitFor,
+  type TestUser,
+} from '../../testing/index.ts';
+import { FIXTURE_PLUGINS } from '../helpers/kernel.ts';
 
 /**
  * The gateway provider contract over real HTTP (docs/gateways.md), with the worked example plugin of
@@ -17,7 +24,7 @@ const SECRET = 'whsec_example_0123456789';
 const METHOD = 'gateway_example';
 const WEBHOOK = `billing_${METHOD}_webhook`;
 
-let db: TestDatabase;
+const svc = useService({ pluginDirs: [FIXTURE_PLUGINS] });
 let k: Kernel;
 let other: Kernel;
 let fake: FakeGateway;
@@ -30,13 +37,8 @@ function event(type: string, reference: string, amount: number, extra: Record<st
   return JSON.stringify({ id: `evt_${++events}`, type, data: { reference, amount, currency: 'usd', ...extra } });
 }
 
-async function deliver(body: string, signature: string | null = sign(body), on: Kernel = k) {
-  const res = await fetch(`${on.url}/wp-admin/admin-ajax.php?action=${WEBHOOK}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(signature === null ? {} : { 'x-example-signature': signature }) },
-    body,
-  });
-  return { status: res.status, body: (await res.json()) as any };
+function deliver(body: string, signature: string | null = sign(body), on: Kernel = k) {
+  return post(on.url, WEBHOOK, body, signature === null ? {} : { 'x-example-signature': signature });
 }
 
 async function invoice(total = '120.00') {
@@ -73,29 +75,27 @@ async function inbox() {
 }
 
 beforeAll(async () => {
-  db = await freshDatabase();
+  k = svc.kernel;
   fake = await new FakeGateway().start();
   let checkouts = 0;
   fake.on('POST /checkouts', (req) => ({
     status: 201,
     body: { id: `co_${++checkouts}`, url: `${fake.url}/hosted/co_${checkouts}?ref=${req.json.reference}` },
   }));
-  k = await bootKernel(db.url);
-  other = await bootKernel(db.url);
-  admin = await makeUser(k, 'boss', 'administrator');
+  other = await bootKernel(svc.databaseUrl, { pluginDirs: [FIXTURE_PLUGINS] });
+  svc.beforeStop(() => other.stop());
+  admin = await svc.makeUser('boss', 'administrator');
   await k.plugins.activate('example-gateway', CLI);
   await k.options.set('example_gateway_api_base', fake.url, CLI);
+  await k.options.set('example_gateway_secret', SECRET, CLI);
 });
 
-afterAll(async () => {
-  await other?.stop();
-  await k?.stop();
-  await fake?.close();
-  await db?.drop();
-});
+// after useService's afterAll: the service stops before its gateway goes
+afterAll(() => fake?.close());
 
 describe('a gateway that is not configured', () => {
   it('answers its webhook with 503 and shows no pay button', async () => {
+    await k.options.delete('example_gateway_secret', CLI);
     const { doc, key } = await invoice();
     const page = await (await fetch(`${k.url}/billing/invoice/${doc.id}?key=${encodeURIComponent(key)}`)).text();
     expect(page).not.toContain('Example Pay');
@@ -116,9 +116,11 @@ describe('paying an invoice', () => {
 
     const res = await pay(doc.id, key);
     expect(res.status).toBe(303);
+    // the fake numbers its checkouts co_1, co_2, …: this one is the latest
+    const checkout = `co_${fake.requests('POST /checkouts').length}`;
     const [created] = await payments(doc.id);
-    expect(created).toMatchObject({ status: 'pending', amount: '120.00', transaction_id: 'co_1' });
-    expect(res.headers.get('location')).toBe(`${fake.url}/hosted/co_1?ref=${created!.reference}`);
+    expect(created).toMatchObject({ status: 'pending', amount: '120.00', transaction_id: checkout });
+    expect(res.headers.get('location')).toBe(`${fake.url}/hosted/${checkout}?ref=${created!.reference}`);
     const call = fake.requests('POST /checkouts').at(-1)!;
     expect(call.headers.authorization).toBe(`Bearer ${SECRET}`);
     expect(call.json).toMatchObject({ reference: created!.reference, amount: 12000, currency: 'USD' });
@@ -269,25 +271,33 @@ describe('reconciliation', () => {
 describe('what a plugin can never do', () => {
   it("act as another method: a gateway naming another gateway's payment is ignored", async () => {
     await k.plugins.activate('rogue-gateway', CLI);
-    const { doc, key } = await invoice('40.00');
-    await pay(doc.id, key);
-    const [p] = await payments(doc.id);
-    const res = await fetch(`${k.url}/wp-admin/admin-ajax.php?action=billing_gateway_rogue_webhook`, {
-      method: 'POST',
-      body: JSON.stringify({ id: 'x1', reference: p!.reference }),
-    });
-    expect(res.status).toBe(200);
-    expect((await payments(doc.id)).map((x) => x.status)).toEqual(['pending']);
-    expect((await inbox()).at(-1)!.outcomes[0]).toMatchObject({
-      result: 'ignored',
-      note: expect.stringContaining('is not a gateway_rogue payment'),
-    });
+    try {
+      const { doc, key } = await invoice('40.00');
+      await pay(doc.id, key);
+      const [p] = await payments(doc.id);
+      const res = await fetch(`${k.url}/wp-admin/admin-ajax.php?action=billing_gateway_rogue_webhook`, {
+        method: 'POST',
+        body: JSON.stringify({ id: 'x1', reference: p!.reference }),
+      });
+      expect(res.status).toBe(200);
+      expect((await payments(doc.id)).map((x) => x.status)).toEqual(['pending']);
+      expect((await inbox()).at(-1)!.outcomes[0]).toMatchObject({
+        result: 'ignored',
+        note: expect.stringContaining('is not a gateway_rogue payment'),
+      });
+    } finally {
+      await k.plugins.deactivate('rogue-gateway', CLI);
+    }
   });
 
   it('move money through the service API: its payments are read-only', async () => {
-    const res = await fetch(`${k.url}/wp-json/billing/v1/rogue/payment-api`, { headers: { authorization: admin.authorization } });
-    expect(((await res.json()) as string[]).sort()).toEqual(['find', 'findByReference', 'forInvoice', 'get', 'list']);
-    await k.plugins.deactivate('rogue-gateway', CLI);
+    await k.plugins.activate('rogue-gateway', CLI);
+    try {
+      const res = await svc.rest(admin).get('/rogue/payment-api');
+      expect((res.body as string[]).sort()).toEqual(['find', 'findByReference', 'forInvoice', 'get', 'list']);
+    } finally {
+      await k.plugins.deactivate('rogue-gateway', CLI);
+    }
   });
 });
 
@@ -297,7 +307,10 @@ describe('switching the gateway off', () => {
     const onOther = async () => (await fetch(`${other.url}/billing/invoice/${doc.id}?key=${encodeURIComponent(key)}`)).text();
     expect(await onOther()).toContain('with Example Pay');
     await k.plugins.deactivate('example-gateway', CLI);
-    expect(await eventually(async () => !(await onOther()).includes('Example Pay'), 5000)).toBe(true);
+    await waitFor(async () => !(await onOther()).includes('Example Pay'), {
+      timeoutMs: 5000,
+      what: 'the other instance to drop the pay button',
+    });
     const gone = await fetch(`${other.url}/wp-admin/admin-ajax.php?action=${WEBHOOK}`, { method: 'POST', body: '{}' });
     expect([gone.status, await gone.text()]).toEqual([400, '0']);
     // its method no longer exists for new payments; the payments it made stay
@@ -310,11 +323,10 @@ describe('switching the gateway off', () => {
 
 describe('an unreachable database', () => {
   (usingPostgres ? it : it.skip)('answers a verified webhook with 503 so that the gateway retries', async () => {
-    const own = await freshDatabase();
-    const lone = await bootKernel(own.url);
-    await lone.plugins.activate('example-gateway', CLI);
-    await lone.options.set('example_gateway_secret', SECRET, CLI);
-    const name = new URL(own.url).pathname.slice(1);
+    const own = await new TestService({ pluginDirs: [FIXTURE_PLUGINS], plugins: ['example-gateway'] }).start();
+    const lone = own.kernel;
+    await own.setOption('example_gateway_secret', SECRET);
+    const name = new URL(own.databaseUrl).pathname.slice(1);
     const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
     await admin.connect();
     try {
@@ -329,8 +341,7 @@ describe('an unreachable database', () => {
     } finally {
       await admin.query(`alter database ${name} allow_connections true`);
       await admin.end();
-      await lone.stop().catch(() => {});
-      await own.drop();
+      await own.stop();
     }
   });
 });

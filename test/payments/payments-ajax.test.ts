@@ -1,63 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel } from '../helpers/kernel.ts';
-import { Browser, makeUser, type TestUser } from '../identity/support.ts';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { useService, type AjaxClient, type TestUser } from '../../testing/index.ts';
 import { inconsistencies } from './support.ts';
 
-let db: TestDatabase;
-let k: Kernel;
-const as: Record<string, { browser: Browser; nonce: string; user: TestUser }> = {};
+const svc = useService();
+let boss: TestUser;
+const as: Record<string, AjaxClient> = {};
 
-interface Answer {
-  status: number;
-  body: any;
+/** admin-ajax as `who`, with their nonce unless the fields bring their own. */
+function ajax(who: string, fields: Record<string, string | number>) {
+  const client = as[who]!;
+  return client.post({ _wpnonce: client.nonce, ...Object.fromEntries(Object.entries(fields).map(([key, v]) => [key, String(v)])) });
 }
 
-async function ajax(who: string, fields: Record<string, string | number>): Promise<Answer> {
-  const { browser, nonce } = as[who]!;
-  const body = new URLSearchParams({ _wpnonce: nonce, ...Object.fromEntries(Object.entries(fields).map(([key, v]) => [key, String(v)])) });
-  const res = await browser.fetch('/wp-admin/admin-ajax.php', { method: 'POST', body });
-  const text = await res.text();
-  let parsed: any = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    /* `0` and `-1` stay text */
-  }
-  return { status: res.status, body: parsed };
-}
+const rest = (method: string, path: string, body?: unknown) => svc.rest(boss).request(method, path, body);
 
-async function rest(method: string, path: string, body?: unknown): Promise<Answer> {
-  const res = await fetch(`${k.url}/wp-json/billing/v1${path}`, {
-    method,
-    headers: { authorization: as.boss!.user.authorization, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
-
-async function signIn(login: string, role: string): Promise<void> {
-  const user = await makeUser(k, login, role, `${login}-pass-1`);
-  const browser = new Browser(k.url);
-  expect((await browser.signIn(login, `${login}-pass-1`)).status).toBe(302);
-  as[login] = { browser, nonce: (await browser.nonces()).admin, user };
+async function signIn(login: string, role: string): Promise<TestUser> {
+  const user = await svc.makeUser(login, role, `${login}-pass-1`);
+  as[login] = await svc.ajax(login, `${login}-pass-1`);
+  return user;
 }
 
 const invoice = async (status = 'available') =>
   (await rest('POST', '/invoices', { items: [{ name: 'Audit', quantity: 1, price: 500 }], status, customer_name: 'Beta Ltd' })).body;
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
-  await signIn('boss', 'administrator');
+  boss = await signIn('boss', 'administrator');
   await signIn('peek', 'billing_viewer');
-});
-
-afterAll(async () => {
-  if (k) expect(await inconsistencies(k.db)).toEqual([]);
-  await k?.stop();
-  await db?.drop();
+  svc.beforeStop(async () => expect(await inconsistencies(svc.kernel.db)).toEqual([]));
 });
 
 describe('payment screens over admin-ajax', () => {
@@ -221,7 +190,7 @@ describe('payment screens over admin-ajax', () => {
         reason: 'x',
       });
       expect([action, res.status, res.body.data?.code]).toEqual([action, 403, 'billing_forbidden']);
-      expect((await ajax('boss', { action, _wpnonce: '0000000000' })).body).toBe(-1);
+      expect((await ajax('boss', { action, _wpnonce: '0000000000' })).body).toBe('-1');
     }
     expect((await rest('GET', `/invoices/${inv.id}`)).body.totals.paid).toBe(0);
   });

@@ -1,62 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
-import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel } from '../helpers/kernel.ts';
-import { makeUser, type TestUser } from '../identity/support.ts';
+import { useService, type TestUser } from '../../testing/index.ts';
 import { pdfText } from '../pdf/pdf-text.ts';
 import { inconsistencies } from './support.ts';
 
-let db: TestDatabase;
-let k: Kernel;
+const svc = useService();
 let admin: TestUser;
 let viewer: TestUser;
 let clerk: TestUser;
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: any;
-  raw: Buffer;
-}
-
-async function call(user: TestUser | null, method: string, path: string, body?: unknown): Promise<Answer> {
-  const res = await fetch(`${k.url}/wp-json/billing/v1${path}`, {
-    method,
-    headers: {
-      ...(user ? { authorization: user.authorization } : {}),
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const raw = Buffer.from(await res.arrayBuffer());
-  const json = res.headers.get('content-type')?.includes('json') && raw.length ? JSON.parse(raw.toString()) : null;
-  return { status: res.status, headers: res.headers, body: json, raw };
-}
+const call = (user: TestUser | null, method: string, path: string, body?: unknown) => svc.rest(user).request(method, path, body);
 
 const item = { name: 'Consulting', quantity: 10, price: 100, taxable: true };
 const newInvoice = async (status = 'available', extra: Record<string, unknown> = {}) =>
   (await call(admin, 'POST', '/invoices', { items: [item], status, customer_name: 'Acme', customer_email: 'ap@acme.test', ...extra })).body;
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
-  admin = await makeUser(k, 'boss', 'administrator');
-  viewer = await makeUser(k, 'peek', 'billing_viewer');
+  admin = await svc.makeUser('boss', 'administrator');
+  viewer = await svc.makeUser('peek', 'billing_viewer');
   // a team-roles style clerk: may record payments but not refund them
-  clerk = await makeUser(k, 'clerk', 'subscriber');
-  k.hooks.addFilter(
+  clerk = await svc.makeUser('clerk', 'subscriber');
+  svc.kernel.hooks.addFilter(
     'billing_user_has_cap',
     (allcaps, _caps, args) => (args[1] === clerk.id ? { ...allcaps, bill_record_payment: true, bill_view_payments: true } : allcaps),
     10,
     'test',
   );
-});
-
-afterAll(async () => {
-  if (k) expect(await inconsistencies(k.db)).toEqual([]);
-  await k?.stop();
-  await db?.drop();
+  svc.beforeStop(async () => expect(await inconsistencies(svc.kernel.db)).toEqual([]));
 });
 
 describe('a newcomer\'s day with money (issue 5, "done when")', () => {
@@ -71,7 +41,7 @@ describe('a newcomer\'s day with money (issue 5, "done when")', () => {
       notes: 'cheque no. 1187',
     });
     expect(cheque.status).toBe(201);
-    expect(cheque.headers.get('location')).toBe(`${k.config.baseUrl}/wp-json/billing/v1/payments/${cheque.body.id}`);
+    expect(cheque.headers.get('location')).toBe(`${svc.kernel.config.baseUrl}/wp-json/billing/v1/payments/${cheque.body.id}`);
     expect(cheque.body).toEqual({
       id: expect.any(Number),
       invoice_id: inv.id,
@@ -107,7 +77,7 @@ describe('a newcomer\'s day with money (issue 5, "done when")', () => {
 
     const cn = await call(admin, 'POST', `/invoices/${inv.id}/credit-notes`, { amount: 400, reason: 'Two days not worked' });
     expect(cn.status).toBe(201);
-    expect(cn.headers.get('location')).toBe(`${k.config.baseUrl}/wp-json/billing/v1/credit-notes/${cn.body.id}`);
+    expect(cn.headers.get('location')).toBe(`${svc.kernel.config.baseUrl}/wp-json/billing/v1/credit-notes/${cn.body.id}`);
     expect(cn.body).toEqual({
       id: expect.any(Number),
       number: 'CN-0001',
@@ -116,7 +86,7 @@ describe('a newcomer\'s day with money (issue 5, "done when")', () => {
       currency: 'USD',
       reason: 'Two days not worked',
       date: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
-      links: { pdf: `${k.config.baseUrl}/wp-json/billing/v1/credit-notes/${cn.body.id}/pdf` },
+      links: { pdf: `${svc.kernel.config.baseUrl}/wp-json/billing/v1/credit-notes/${cn.body.id}/pdf` },
     });
     expect((await call(admin, 'GET', `/invoices/${inv.id}`)).body).toMatchObject({
       status: 'paid',
@@ -131,11 +101,9 @@ describe('a newcomer\'s day with money (issue 5, "done when")', () => {
       'application/pdf',
       'inline; filename="CN-0001.pdf"',
     ]);
-    const text = (await pdfText(pdf.raw)).text;
+    const text = (await pdfText(pdf.bytes)).text;
     for (const s of ['CN-0001', inv.number, 'Two days not worked', '400.00']) expect(text).toContain(s);
-    const again = await fetch(`${k.url}/wp-json/billing/v1/credit-notes/${cn.body.id}/pdf`, {
-      headers: { authorization: viewer.authorization, 'if-none-match': pdf.headers.get('etag')! },
-    });
+    const again = await svc.rest(viewer).get(`/credit-notes/${cn.body.id}/pdf`, { 'if-none-match': pdf.headers.get('etag')! });
     expect(again.status).toBe(304);
 
     const history = await call(viewer, 'GET', `/invoices/${inv.id}/payments`);
@@ -151,7 +119,7 @@ describe('a newcomer\'s day with money (issue 5, "done when")', () => {
     expect(
       (await call(admin, 'POST', `/invoices/${draft.id}/payments`, { amount: 1, method: 'cash', status: 'completed' })).body.code,
     ).toBe('billing_rest_invalid_state');
-    await k.api.mail.sendInvoice(draft.id, CLI);
+    await svc.kernel.api.mail.sendInvoice(draft.id, CLI);
     expect((await call(admin, 'GET', `/invoices/${draft.id}`)).body.status).toBe('available');
     expect((await call(admin, 'POST', `/invoices/${draft.id}/payments`, { amount: 1, method: 'cash', status: 'completed' })).status).toBe(
       201,
@@ -244,7 +212,7 @@ describe('REST codes', () => {
   it('cancels an issued invoice with nothing paid', async () => {
     const inv = await newInvoice();
     const heard: string[] = [];
-    const off = k.hooks.addAction('billing_invoice_status_changed', (_id, _inv, from, to) => {
+    const off = svc.kernel.hooks.addAction('billing_invoice_status_changed', (_id, _inv, from, to) => {
       heard.push(`${from}>${to}`);
     });
     const res = await call(admin, 'POST', `/invoices/${inv.id}/cancel`, { reason: 'ordered by mistake' });
@@ -274,7 +242,7 @@ describe('REST codes', () => {
 
 describe('GET /payments', () => {
   it('lists with WP pagination and filters by status, method, invoice and date in the site timezone', async () => {
-    await k.options.set('timezone', 'Europe/Paris', CLI);
+    await svc.kernel.options.set('timezone', 'Europe/Paris', CLI);
     try {
       const inv = await newInvoice();
       const mk = (amount: number, method: string, status: string, date: string) =>
@@ -284,7 +252,7 @@ describe('GET /payments', () => {
       // stored as the instant: 23:30 UTC the day before
       expect(
         (
-          await k.db.query<{ d: string }>(
+          await svc.kernel.db.query<{ d: string }>(
             `select to_char(date at time zone 'UTC', 'YYYY-MM-DD HH24:MI') as d from billing_payments where id = $1`,
             [march1.id],
           )
@@ -311,7 +279,7 @@ describe('GET /payments', () => {
       const none = await call(viewer, 'GET', '/payments?invoice_id=999999');
       expect([none.body, none.headers.get('x-wp-total'), none.headers.get('x-wp-totalpages')]).toEqual([[], '0', '0']);
     } finally {
-      await k.options.delete('timezone', CLI);
+      await svc.kernel.options.delete('timezone', CLI);
     }
   });
 });

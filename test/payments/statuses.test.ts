@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { BillingDocument } from '../../core/documents/document.ts';
 import type { BillingError } from '../../core/errors.ts';
 import type { Payment } from '../../core/payments/payment.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
+import { freshDatabase, type TestDatabase } from '../../testing/index.ts';
 import { ADMIN, inconsistencies, invoiceOf, moneyServices, reload, type MoneyServices } from './support.ts';
 
 /**

@@ -3,9 +3,7 @@ import { createHash } from 'node:crypto';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { billing } from '../helpers/cli.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel, eventually } from '../helpers/kernel.ts';
-import { makeUser, type TestUser } from '../identity/support.ts';
+import { useService, waitFor, type TestUser } from '../../testing/index.ts';
 import { pdfText } from '../pdf/pdf-text.ts';
 import pngjs from 'pngjs';
 import { pngBytes, pngDataUrl } from './png-fixture.ts';
@@ -16,7 +14,7 @@ import { cleanPng } from '../../core/images/clean-png.ts';
 import { BillingError } from '../../core/errors.ts';
 import { SIGNATURE_BOUNDS } from '../../plugins/quote-signatures/png.ts';
 
-let db: TestDatabase;
+const svc = useService();
 let k: Kernel;
 let admin: TestUser;
 const UA = 'Mozilla/5.0 (signature test)';
@@ -66,23 +64,19 @@ async function unchanged(quoteId: number) {
 }
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
-  admin = await makeUser(k, 'owner', 'administrator');
-  const activated = await billing(db.url, ['plugin', 'activate', 'quote-signatures']);
+  k = svc.kernel;
+  admin = await svc.makeUser('owner', 'administrator');
+  const activated = await billing(svc.databaseUrl, ['plugin', 'activate', 'quote-signatures']);
   expect(activated.code).toBe(0);
-  expect(await eventually(() => k.plugins.isLoaded('quote-signatures'))).toBe(true);
+  await waitFor(() => k.plugins.isLoaded('quote-signatures'), { what: 'quote-signatures to load' });
 }, 60_000);
 
 beforeEach(async () => {
   await k.options.set('quote_signature_required', true, CLI);
 });
 
-afterAll(async () => {
-  await k?.stop();
-  await db?.drop();
-  await closeBoundedWorkers();
-});
+// after useService's afterAll: the image checkers outlive the service
+afterAll(() => closeBoundedWorkers());
 
 describe('the public quote page', () => {
   it('has the pad and a name field inside the Accept form, with the pad’s script from this service', async () => {
@@ -134,15 +128,14 @@ describe('accepting with a signature, over HTTP', () => {
     expect(pngjs.PNG.sync.read(stored).data.equals(pngjs.PNG.sync.read(image).data)).toBe(true);
 
     // the representation's accepted gains the signature
-    const rep = await fetch(`${k.url}/wp-json/billing/v1/quotes/${quote.id}`, { headers: { authorization: admin.authorization } });
-    const body = (await rep.json()) as { accepted: { signature: Record<string, string> } };
+    const body = (await svc.rest(admin).get(`/quotes/${quote.id}`)).body as { accepted: { signature: Record<string, string> } };
     expect(body.accepted.signature).toEqual({
       signer_name: 'Zoë Quinn',
       signed_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
       content_sha256: row!.content_sha256,
     });
     expect(row!.content_sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(await eventually(() => signed.length === 1)).toBe(true);
+    await waitFor(() => signed.length === 1, { what: 'the signed hook to fire once' });
     expect(signed[0]).toEqual(body.accepted.signature);
     const line = `Signed by Zoë Quinn on ${body.accepted.signature.signed_at}`;
 
@@ -159,11 +152,9 @@ describe('accepting with a signature, over HTTP', () => {
     const invoiceKey = await k.api.invoices.accessKey(invoiceId);
     const invoicePage = await fetchText(`/billing/invoice/${invoiceId}?key=${encodeURIComponent(invoiceKey)}`);
     expect(invoicePage.text).toContain(line);
-    const invoicePdf = await fetch(`${k.url}/wp-json/billing/v1/invoices/${invoiceId}/pdf`, {
-      headers: { authorization: admin.authorization },
-    });
+    const invoicePdf = await svc.rest(admin).get(`/invoices/${invoiceId}/pdf`);
     expect(invoicePdf.status).toBe(200);
-    expect((await pdfText(new Uint8Array(await invoicePdf.arrayBuffer()))).text).toContain(line);
+    expect((await pdfText(new Uint8Array(invoicePdf.bytes))).text).toContain(line);
   }, 60_000);
 
   it('stores the hash of the quote as it was signed: one per content', async () => {
@@ -343,13 +334,12 @@ describe('bounded refusals and verified images', () => {
       await k.db.query('update quote_signatures set image = $2 where quote_id = $1', [quote.id, image]);
       const started = Date.now();
       const quotePdf = await fetch(`${k.url}/billing/quote/${quote.id}/pdf?key=${encodeURIComponent(key)}`);
-      const invoicePdf = await fetch(`${k.url}/wp-json/billing/v1/invoices/${invoiceId}/pdf`, {
-        headers: { authorization: admin.authorization },
-      });
+      const quoteBytes = Buffer.from(await quotePdf.arrayBuffer());
+      const invoicePdf = await svc.rest(admin).get(`/invoices/${invoiceId}/pdf`);
       expect([quotePdf.status, invoicePdf.status]).toEqual([200, 200]);
       expect(Date.now() - started).toBeLessThan(20_000);
-      for (const pdf of [quotePdf, invoicePdf]) {
-        const { text } = await pdfText(new Uint8Array(await pdf.arrayBuffer()));
+      for (const pdf of [quoteBytes, invoicePdf.bytes]) {
+        const { text } = await pdfText(new Uint8Array(pdf));
         expect(text).toContain('Signed by Stored Before');
         expect(text).toContain('the drawn signature cannot be shown');
       }
@@ -371,8 +361,8 @@ describe('deactivated', () => {
         })
       ).status,
     ).toBe(200);
-    expect((await billing(db.url, ['plugin', 'deactivate', 'quote-signatures'])).code).toBe(0);
-    expect(await eventually(() => !k.plugins.isLoaded('quote-signatures'))).toBe(true);
+    expect((await billing(svc.databaseUrl, ['plugin', 'deactivate', 'quote-signatures'])).code).toBe(0);
+    await waitFor(() => !k.plugins.isLoaded('quote-signatures'), { what: 'quote-signatures to unload' });
     try {
       const { quote, token, page } = await openQuote();
       expect(page).not.toContain('signature-pad');
@@ -382,8 +372,8 @@ describe('deactivated', () => {
       const key = await k.api.quotes.accessKey(signed.quote.id);
       expect((await fetchText(`/billing/quote/${signed.quote.id}?key=${encodeURIComponent(key)}`)).text).not.toContain('Signed by');
     } finally {
-      await billing(db.url, ['plugin', 'activate', 'quote-signatures']);
-      await eventually(() => k.plugins.isLoaded('quote-signatures'));
+      await billing(svc.databaseUrl, ['plugin', 'activate', 'quote-signatures']);
+      await waitFor(() => k.plugins.isLoaded('quote-signatures'), { what: 'quote-signatures to load again' });
     }
   }, 30_000);
 });

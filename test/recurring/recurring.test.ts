@@ -3,19 +3,16 @@
 // gap-free numbers; after downtime every missed period gets its invoice once; the day-31 rule; count and
 // date ends; pause/resume; a failing profile records last_error and does not stop the others; auto_send
 // mails through the outbox and issues the invoice; deactivated, the job is gone and the data stays.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { siteDate } from '../../core/time/site-time.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel, eventually } from '../helpers/kernel.ts';
-import { makeUser, type TestUser } from '../identity/support.ts';
-import { TestSmtp } from '../mail/test-smtp.ts';
+import { bootKernel, useService, waitFor, type MailCatcher, type TestUser } from '../../testing/index.ts';
 import { PERIODS_PER_RUN } from '../../plugins/recurring/generate.ts';
 
 const JOB = 'billing_generate_recurring_invoices';
-let db: TestDatabase;
-let smtp: TestSmtp;
+const svc = useService({ mail: true, options: { company_email: 'office@example.com' }, plugins: ['recurring'] });
+let smtp: MailCatcher;
 let a: Kernel;
 let b: Kernel;
 let admin: TestUser;
@@ -29,13 +26,9 @@ const template = (email = 'customer@example.com', extra: Record<string, unknown>
   ...extra,
 });
 
-async function rest(method: string, path: string, body?: unknown, k: Kernel = a) {
-  const res = await fetch(`${k.url}/wp-json/billing/v1${path}`, {
-    method,
-    headers: { authorization: admin.authorization, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any, total: res.headers.get('x-wp-total') };
+async function rest(method: string, path: string, body?: unknown) {
+  const res = await svc.rest(admin).request(method, path, body);
+  return { status: res.status, body: res.body, total: res.headers.get('x-wp-total') };
 }
 
 const today = () => siteDate(new Date(), 'UTC');
@@ -70,25 +63,17 @@ async function invoicesOf(profileId: number) {
 }
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  smtp = await new TestSmtp().start();
-  a = await bootKernel(db.url, { config: { smtpUrl: smtp.url } });
-  b = await bootKernel(db.url, { config: { smtpUrl: smtp.url } });
-  admin = await makeUser(a, 'boss', 'administrator');
-  await a.options.set('company_email', 'office@example.com', CLI);
-  await a.plugins.activate('recurring', CLI);
-  expect(await eventually(() => a.plugins.isLoaded('recurring') && b.plugins.isLoaded('recurring'))).toBe(true);
+  a = svc.kernel;
+  smtp = svc.mail;
+  b = await bootKernel(svc.databaseUrl, { config: { smtpUrl: smtp.url } });
+  // the b of the moment: a test replaces it
+  svc.beforeStop(() => b.stop());
+  admin = await svc.makeUser('boss', 'administrator');
+  await waitFor(() => a.plugins.isLoaded('recurring') && b.plugins.isLoaded('recurring'), { what: 'both instances to load recurring' });
   for (const k of [a, b]) {
     k.hooks.addAction('billing_invoice_created', (id, _inv, ctx) => void created.push({ id, source: ctx.source }), 10, 'test');
   }
 }, 60000);
-
-afterAll(async () => {
-  await b?.stop();
-  await a?.stop();
-  await smtp?.close();
-  await db?.drop();
-});
 
 describe('profiles over REST', () => {
   it('creates, reads, lists, changes and deletes; bad input is a 400 that changes nothing', async () => {
@@ -205,8 +190,8 @@ describe('the generation job', () => {
     const p = await savedLongAgo({ template: template(), frequency: 'monthly' }, start);
     // the server is off: both instances stop, and a new one starts later
     await b.stop();
-    b = await bootKernel(db.url, { config: { smtpUrl: smtp.url } });
-    expect(await eventually(() => b.plugins.isLoaded('recurring'))).toBe(true);
+    b = await bootKernel(svc.databaseUrl, { config: { smtpUrl: smtp.url } });
+    await waitFor(() => b.plugins.isLoaded('recurring'), { what: 'the new instance to load recurring' });
     b.hooks.addAction('billing_invoice_created', (id, _inv, ctx) => void created.push({ id, source: ctx.source }), 10, 'test');
     const outcome = await b.jobs.runNow(JOB);
     expect(outcome).toMatchObject({ status: 'succeeded' });
@@ -342,9 +327,14 @@ describe('the generation job', () => {
       })
     ).body;
     await a.jobs.runNow(JOB);
-    expect(await eventually(() => smtp.received.some((m) => m.envelope.to.includes('auto@example.com')), 10000)).toBe(true);
+    await waitFor(() => smtp.received.some((m) => m.envelope.to.includes('auto@example.com')), {
+      timeoutMs: 10000,
+      what: 'the auto_send mail',
+    });
     const [invoice] = (await invoicesOf(p.id)).items;
-    expect(await eventually(async () => (await rest('GET', `/invoices/${invoice.id}`)).body.status === 'available')).toBe(true);
+    await waitFor(async () => (await rest('GET', `/invoices/${invoice.id}`)).body.status === 'available', {
+      what: 'the mailed invoice to be issued',
+    });
     await a.jobs.runNow(JOB);
     await new Promise((r) => setTimeout(r, 500));
     expect(smtp.received.filter((m) => m.envelope.to.includes('auto@example.com'))).toHaveLength(1);
@@ -353,12 +343,14 @@ describe('the generation job', () => {
   it('deactivated: the job and routes are gone on every instance, the profiles and invoices stay', async () => {
     const count = (await a.db.query<{ n: number }>(`select count(*)::int as n from recurring_profiles`))[0]!.n;
     await a.plugins.deactivate('recurring', CLI);
-    expect(await eventually(() => !a.plugins.isLoaded('recurring') && !b.plugins.isLoaded('recurring'))).toBe(true);
+    await waitFor(() => !a.plugins.isLoaded('recurring') && !b.plugins.isLoaded('recurring'), {
+      what: 'both instances to unload recurring',
+    });
     await expect(b.jobs.runNow(JOB)).rejects.toMatchObject({ code: 'billing_unknown_job' });
     expect((await rest('GET', '/recurring')).body.code).toBe('rest_no_route');
     expect((await a.db.query<{ n: number }>(`select count(*)::int as n from recurring_profiles`))[0]!.n).toBe(count);
     await a.plugins.activate('recurring', CLI);
-    expect(await eventually(() => a.plugins.isLoaded('recurring'))).toBe(true);
+    await waitFor(() => a.plugins.isLoaded('recurring'), { what: 'recurring to load again' });
   });
 });
 
@@ -414,7 +406,7 @@ describe('bounded catch-up', () => {
           [String(p.id)],
         );
       expect(await floodPending()).toBe(PERIODS_PER_RUN);
-      expect(await eventually(() => smtp.held > 0)).toBe(true);
+      await waitFor(() => smtp.held > 0, { what: 'the mail server to hold a flood mail' });
       const invoice = await a.api.invoices.create(
         { items: [item], customer_name: 'Payer', customer_email: 'payer@example.com', status: 'available' } as never,
         { actor: CLI, source: 'api' },
@@ -422,7 +414,7 @@ describe('bounded catch-up', () => {
       await a.api.payments.record(invoice.id, { amount: '25.00', method: 'cash', status: 'completed' }, CLI);
       const receipt = () =>
         smtp.received.some((m) => m.envelope.to.includes('office@example.com') && m.parsed.text?.includes(invoice.number));
-      expect(await eventually(receipt, 10000)).toBe(true);
+      await waitFor(receipt, { timeoutMs: 10000, what: 'the receipt mail' });
       // it went out while the flood was still outstanding: one at a time per profile, and not ahead of it
       expect(await floodPending()).toBeGreaterThanOrEqual(PERIODS_PER_RUN - 2);
       expect(smtp.received.some((m) => m.envelope.to.includes('flood@example.com'))).toBe(false);
@@ -436,18 +428,11 @@ describe('bounded catch-up', () => {
 describe('repeating an invoice by its number, with team roles', () => {
   it('a sales user held to their own documents cannot reach another’s invoice by its number (nor by its id)', async () => {
     await a.plugins.activate('team-roles', CLI);
-    expect(await eventually(() => a.plugins.isLoaded('team-roles'))).toBe(true);
+    await waitFor(() => a.plugins.isLoaded('team-roles'), { what: 'team-roles to load' });
     await a.options.set('team_sales_scope', 'own', CLI);
     try {
-      const [mine, other] = [await makeUser(a, 'sally', 'billing_sales'), await makeUser(a, 'sam', 'billing_sales')];
-      const as = async (who: TestUser, method: string, path: string, body: unknown) => {
-        const res = await fetch(`${a.url}/wp-json/billing/v1${path}`, {
-          method,
-          headers: { authorization: who.authorization, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-        return { status: res.status, body: (await res.json()) as any };
-      };
+      const [mine, other] = [await svc.makeUser('sally', 'billing_sales'), await svc.makeUser('sam', 'billing_sales')];
+      const as = (who: TestUser, method: string, path: string, body: unknown) => svc.rest(who).request(method, path, body);
       const theirs = await as(other, 'POST', '/invoices', { ...template('sam@example.com'), title: 'Sam’s', status: 'available' });
       const own = await as(mine, 'POST', '/invoices', { ...template('sally@example.com'), title: 'Sally’s', status: 'available' });
       expect([theirs.status, own.status]).toEqual([201, 201]);

@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { addDays, siteDate } from '../../core/time/site-time.ts';
 import { billing } from '../helpers/cli.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel, eventually } from '../helpers/kernel.ts';
-import { TestSmtp, type ReceivedMail } from '../mail/test-smtp.ts';
+import { bootKernel, useService, waitFor, type MailCatcher, type ReceivedMail } from '../../testing/index.ts';
 import { REMINDERS_PER_ADDRESS } from '../../plugins/reminders/run.ts';
 
-let db: TestDatabase;
+const svc = useService({ mail: true, options: { company_name: 'Lee & Partners' } });
 let k: Kernel;
 let k2: Kernel;
-let smtp: TestSmtp;
+let smtp: MailCatcher;
 
 const today = () => siteDate(new Date(), 'UTC');
 const JOB = 'billing_send_payment_reminders';
@@ -48,7 +46,7 @@ async function newReminders(): Promise<ReceivedMail[]> {
   await k2.outbox.drain();
   // the server took each message before the test server finished parsing it: wait for every one logged as sent
   const [{ n }] = await k.db.query<{ n: string }>(`select count(*) as n from billing_mail_log where result = 'sent'`);
-  expect(await eventually(() => smtp.received.length >= Number(n))).toBe(true);
+  await waitFor(() => smtp.received.length >= Number(n), { what: `the test server to parse the ${n} mails logged as sent` });
   const fresh = smtp.received.slice(seen);
   seen = smtp.received.length;
   return fresh.filter((m) => /^Step /.test(m.parsed.subject ?? ''));
@@ -61,28 +59,20 @@ const rows = (invoiceId: number) =>
   );
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  smtp = await new TestSmtp().start();
-  k = await bootKernel(db.url, { config: { smtpUrl: smtp.url } });
-  k2 = await bootKernel(db.url, { config: { smtpUrl: smtp.url } });
-  await k.options.set('company_name', 'Lee & Partners', CLI);
+  k = svc.kernel;
+  smtp = svc.mail;
+  k2 = await bootKernel(svc.databaseUrl, { config: { smtpUrl: smtp.url } });
+  svc.beforeStop(() => k2.stop());
   // activated the way a newcomer does it: the CLI, in its own process; both instances load it
-  const activated = await billing(db.url, ['plugin', 'activate', 'reminders']);
+  const activated = await billing(svc.databaseUrl, ['plugin', 'activate', 'reminders']);
   expect(activated.code).toBe(0);
-  expect(await eventually(() => k.plugins.isLoaded('reminders') && k2.plugins.isLoaded('reminders'))).toBe(true);
+  await waitFor(() => k.plugins.isLoaded('reminders') && k2.plugins.isLoaded('reminders'), { what: 'both instances to load reminders' });
   await k.options.set('reminder_steps', STEPS as never, CLI);
 }, 60_000);
 
 beforeEach(async () => {
   await newReminders();
   await k.options.set('late_fee_enabled', false, CLI);
-});
-
-afterAll(async () => {
-  await k2?.stop();
-  await k?.stop();
-  await smtp?.close();
-  await db?.drop();
 });
 
 describe('the walkthrough: activated with the CLI, run with `billing cron run`', () => {
@@ -94,7 +84,7 @@ describe('the walkthrough: activated with the CLI, run with `billing cron run`',
     const invoice = await overdueInvoice(8);
 
     for (let i = 0; i < 2; i++) {
-      const run = await billing(db.url, ['cron', 'run', JOB, '--format', 'json']);
+      const run = await billing(svc.databaseUrl, ['cron', 'run', JOB, '--format', 'json']);
       expect(run.code).toBe(0);
     }
     const mails = await newReminders();
@@ -135,7 +125,7 @@ describe('after downtime', () => {
       { offset_days: 7, status: 'skipped' },
       { offset_days: 14, status: 'sent' },
     ]);
-    expect(await eventually(() => fired.length === 1)).toBe(true);
+    await waitFor(() => fired.length === 1, { what: 'the hook to fire once' });
     expect(fired).toEqual([14]);
 
     await k.jobs.runNow(JOB);
@@ -225,7 +215,11 @@ describe('who gets nothing', () => {
 
     // paid before the retry comes: the queued reminder is dropped, not sent
     await k.api.payments.record(invoice.id, { amount: '1500.00', method: 'cheque', status: 'completed' }, CLI);
-    expect(await eventually(async () => (await rows(invoice.id))[1]!.status === 'cancelled', 15_000, 200)).toBe(true);
+    await waitFor(async () => (await rows(invoice.id))[1]!.status === 'cancelled', {
+      timeoutMs: 15_000,
+      everyMs: 200,
+      what: 'the queued reminder to be cancelled',
+    });
     const mails = (await newReminders()).filter((m) => m.envelope.to.includes(invoice.customer.email));
     expect(mails).toHaveLength(0);
     expect((await log()).filter((d) => d.template === 'payment_reminder')).toHaveLength(1);
@@ -278,15 +272,19 @@ describe('deactivated', () => {
   it('stops at once on both instances and keeps what it recorded', async () => {
     const invoice = await overdueInvoice(1);
     const [{ n: before }] = await k.db.query<{ n: string }>('select count(*) as n from reminders_sent');
-    const off = await billing(db.url, ['plugin', 'deactivate', 'reminders']);
+    const off = await billing(svc.databaseUrl, ['plugin', 'deactivate', 'reminders']);
     expect(off.code).toBe(0);
-    expect(await eventually(() => !k.plugins.isLoaded('reminders') && !k2.plugins.isLoaded('reminders'))).toBe(true);
+    await waitFor(() => !k.plugins.isLoaded('reminders') && !k2.plugins.isLoaded('reminders'), {
+      what: 'both instances to unload reminders',
+    });
     await expect(k.jobs.runNow(JOB)).rejects.toMatchObject({ code: 'billing_unknown_job' });
     expect(await rows(invoice.id)).toEqual([]);
     const [{ n: after }] = await k.db.query<{ n: string }>('select count(*) as n from reminders_sent');
     expect(after).toBe(before);
-    expect((await billing(db.url, ['plugin', 'activate', 'reminders'])).code).toBe(0);
-    expect(await eventually(() => k.plugins.isLoaded('reminders') && k2.plugins.isLoaded('reminders'))).toBe(true);
+    expect((await billing(svc.databaseUrl, ['plugin', 'activate', 'reminders'])).code).toBe(0);
+    await waitFor(() => k.plugins.isLoaded('reminders') && k2.plugins.isLoaded('reminders'), {
+      what: 'both instances to load reminders again',
+    });
     await k.jobs.runNow(JOB);
     expect((await newReminders()).filter((m) => m.envelope.to.includes(invoice.customer.email))).toHaveLength(1);
   }, 30_000);
@@ -350,7 +348,7 @@ describe('late fee', () => {
     expect(after.totals.total).toBe(((Math.round(base * 100) + Math.round(Number(fee) * 100)) / 100).toFixed(2));
     expect(after.totals.due).toBe(((Math.round(Number(after.totals.total) * 100) - 10000) / 100).toFixed(2));
     expect(after.status).toBe('partial');
-    expect(await eventually(() => applied.length === 1)).toBe(true);
+    await waitFor(() => applied.length === 1, { what: 'the late fee hook to fire once' });
     expect(applied).toEqual([fee]);
   });
 });

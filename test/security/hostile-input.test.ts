@@ -8,9 +8,7 @@ import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { READ_TIMEOUT_MS } from '../../plugins/e-invoicing/reader.ts';
 import { closeBoundedWorkers } from '../../core/workers/bounded-worker.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel, eventually } from '../helpers/kernel.ts';
-import { makeUser, type TestUser } from '../identity/support.ts';
+import { useService, waitFor, type TestUser } from '../../testing/index.ts';
 import { pngBytes, pngDataUrl } from '../quote-signatures/png-fixture.ts';
 import {
   badFilterPng,
@@ -22,7 +20,7 @@ import {
   streamBombPdf,
 } from './hostile-files.ts';
 
-let db: TestDatabase;
+const svc = useService();
 let k: Kernel;
 let admin: TestUser;
 
@@ -65,12 +63,8 @@ async function underWatch<T>(work: () => Promise<T>) {
 }
 
 async function read(bytes: Uint8Array<ArrayBuffer> | string, type: string) {
-  const res = await fetch(`${k.url}/wp-json/billing/v1/einvoices/read`, {
-    method: 'POST',
-    headers: { authorization: admin.authorization, 'content-type': type },
-    body: bytes,
-  });
-  return { status: res.status, body: (await res.json()) as { code: string; message: string } };
+  const res = await svc.rest(admin).post('/einvoices/read', { raw: typeof bytes === 'string' ? bytes : Buffer.from(bytes), type });
+  return { status: res.status, body: res.body as { code: string; message: string } };
 }
 
 async function openQuote() {
@@ -105,12 +99,11 @@ async function sign(png: Buffer, opened?: { quote: { id: number }; token: string
 }
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
-  admin = await makeUser(k, 'hostile', 'administrator');
+  k = svc.kernel;
+  admin = await svc.makeUser('hostile', 'administrator');
   for (const plugin of ['e-invoicing', 'quote-signatures']) {
     await k.plugins.activate(plugin, CLI);
-    expect(await eventually(() => k.plugins.isLoaded(plugin))).toBe(true);
+    await waitFor(() => k.plugins.isLoaded(plugin), { what: `${plugin} to load` });
   }
   await k.options.set('quote_signature_required', true, CLI);
   // the workers started once: the bounds below are about parsing, not about a cold start
@@ -118,11 +111,8 @@ beforeAll(async () => {
   expect((await sign(pngBytes(60, 20))).status).toBe(200);
 }, 120_000);
 
-afterAll(async () => {
-  await k?.stop();
-  await db?.drop();
-  await closeBoundedWorkers();
-});
+// after useService's afterAll: the bounded workers outlive the service
+afterAll(() => closeBoundedWorkers());
 
 describe('the e-invoice reader (PDF, XML)', () => {
   const cases: Array<[string, () => Buffer | string, string, RegExp]> = [
@@ -197,10 +187,8 @@ describe('a logo PNG (an option, drawn in every PDF)', () => {
       for (const logo of [duplicateHeaderPng(), badFilterPng()]) {
         await k.options.set('company_logo_url', pngDataUrl(logo), CLI);
         const { out, ms, slowest } = await underWatch(async () => {
-          const res = await fetch(`${k.url}/wp-json/billing/v1/invoices/${invoice.id}/pdf`, {
-            headers: { authorization: admin.authorization },
-          });
-          return { status: res.status, pdf: Buffer.from(await res.arrayBuffer()) };
+          const res = await svc.rest(admin).get(`/invoices/${invoice.id}/pdf`);
+          return { status: res.status, pdf: res.bytes };
         });
         expect(out.status).toBe(200);
         expect(out.pdf.toString('latin1')).not.toContain('/Subtype /Image');

@@ -4,17 +4,15 @@
 // per-role edits through REST and the CLI hold on a second instance at its next request and are
 // audited; with team_sales_scope=own a sales user gets 404 for every other document on every route
 // and AJAX action that names one (PDF included), and lists, searches and X-WP-Total leave them out.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import { BILL_CAPABILITIES } from '../../core/identity/capabilities.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { objectRefs } from '../../core/scope/object-params.ts';
 import { billing } from '../helpers/cli.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel, eventually } from '../helpers/kernel.ts';
-import { Browser, makeUser, type TestUser } from '../identity/support.ts';
+import { RestClient, bootKernel, useService, waitFor, type TestUser } from '../../testing/index.ts';
 
-let db: TestDatabase;
+const svc = useService();
 let k: Kernel;
 let k2: Kernel;
 const users: Record<string, TestUser> = {};
@@ -46,20 +44,16 @@ const CONTRACT: Record<string, string[]> = {
 };
 const TEAM = ['billing_manager', 'billing_accountant', 'billing_sales'];
 
+/** REST as `who`: a path of the registry (`/billing/v1/…`) or one under the namespace. */
 async function rest(who: TestUser, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${k.url}/wp-json${path.startsWith('/billing') ? '' : '/billing/v1'}${path}`, {
-    method,
-    headers: { authorization: who.authorization, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let json: any = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    /* a PDF */
-  }
-  return { status: res.status, body: json, total: res.headers.get('x-wp-total') };
+  const res = await svc.rest(who).request(method, path.startsWith('/billing') ? `/wp-json${path}` : path, body);
+  return { status: res.status, body: res.body, total: res.headers.get('x-wp-total') };
+}
+
+/** team-roles active and loaded on both instances (a no-op when it is): the state the tests after the matrix start from. */
+async function active(): Promise<void> {
+  await k.plugins.activate('team-roles', CLI);
+  await waitFor(() => k.plugins.isLoaded('team-roles') && k2.plugins.isLoaded('team-roles'), { what: 'both instances to load team-roles' });
 }
 
 /** Every REST route with a capability, as the live registry holds it now, with its path made concrete. */
@@ -104,24 +98,19 @@ async function matrix(active: boolean): Promise<number> {
 }
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
-  k2 = await bootKernel(db.url);
-  const admin = await makeUser(k, 'boss', 'administrator');
+  k = svc.kernel;
+  k2 = await bootKernel(svc.databaseUrl);
+  svc.beforeStop(() => k2.stop());
+  const admin = await svc.makeUser('boss', 'administrator');
   users.administrator = admin;
-  await k.plugins.activate('team-roles', CLI);
-  await eventually(() => k.plugins.isLoaded('team-roles') && k2.plugins.isLoaded('team-roles'));
-  for (const role of Object.keys(CONTRACT)) if (role !== 'administrator') users[role] = await makeUser(k, role.replace('_', '-'), role);
-  users.sales2 = await makeUser(k, 'sales-two', 'billing_sales');
+  await active();
+  for (const role of Object.keys(CONTRACT)) if (role !== 'administrator') users[role] = await svc.makeUser(role.replace('_', '-'), role);
+  users.sales2 = await svc.makeUser('sales-two', 'billing_sales');
   await k.plugins.deactivate('team-roles', CLI);
-  expect(await eventually(() => !k.plugins.isLoaded('team-roles') && !k2.plugins.isLoaded('team-roles'))).toBe(true);
+  await waitFor(() => !k.plugins.isLoaded('team-roles') && !k2.plugins.isLoaded('team-roles'), {
+    what: 'both instances to unload team-roles',
+  });
 }, 60000);
-
-afterAll(async () => {
-  await k2?.stop();
-  await k?.stop();
-  await db?.drop();
-});
 
 describe('the role × route matrix from the live registry', () => {
   it('inactive: the three roles grant nothing, /roles does not exist, the other roles are as the core has them', async () => {
@@ -132,7 +121,7 @@ describe('the role × route matrix from the live registry', () => {
 
   it('active: every role gets exactly what the contract gives it, on every route of the core and the plugins', async () => {
     await k.plugins.activate('team-roles', CLI);
-    expect(await eventually(() => k.plugins.isLoaded('team-roles'))).toBe(true);
+    await waitFor(() => k.plugins.isLoaded('team-roles'), { what: 'team-roles to load' });
     const owners = new Set(liveRoutes(1).map((r) => r.owner));
     expect(owners.has('team-roles')).toBe(true);
     expect(await matrix(true)).toBeGreaterThan(200);
@@ -140,6 +129,8 @@ describe('the role × route matrix from the live registry', () => {
 });
 
 describe('editing a role', () => {
+  beforeAll(active);
+
   it('GET /roles lists every role; PUT changes one, on every instance at the next request, audited', async () => {
     const admin = users.administrator!;
     const list = (await rest(admin, 'GET', '/roles')).body as Array<{ role: string; name: string; capabilities: string[] }>;
@@ -152,7 +143,7 @@ describe('editing a role', () => {
     expect(put.status).toBe(200);
     expect(put.body.capabilities).toEqual(['bill_create_quote', 'bill_view_quotes', 'read']);
     // the second instance answers by the edit at once
-    const onK2 = await fetch(`${k2.url}/wp-json/billing/v1/invoices`, { headers: { authorization: viewer.authorization } });
+    const onK2 = await new RestClient(k2.url, viewer.authorization).get('/invoices');
     expect(onK2.status).toBe(403);
     expect((await rest(viewer, 'POST', '/quotes', {})).status).not.toBe(403);
 
@@ -211,16 +202,16 @@ describe('editing a role', () => {
   });
 
   it('billing role list|grant|revoke (the real CLI), and the edit survives deactivation and comes back with the plugin', async () => {
-    const grant = await billing(db.url, ['role', 'grant', 'billing_sales', 'bill_view_reports', '--format', 'json']);
+    const grant = await billing(svc.databaseUrl, ['role', 'grant', 'billing_sales', 'bill_view_reports', '--format', 'json']);
     expect(grant.code).toBe(0);
     expect(JSON.parse(grant.stdout).capabilities).toContain('bill_view_reports');
-    const listed = JSON.parse((await billing(db.url, ['role', 'list', '--format', 'json'])).stdout) as Array<{
+    const listed = JSON.parse((await billing(svc.databaseUrl, ['role', 'list', '--format', 'json'])).stdout) as Array<{
       role: string;
       capabilities: string[];
     }>;
     expect(listed.find((r) => r.role === 'billing_sales')!.capabilities).toContain('bill_view_reports');
-    expect((await billing(db.url, ['role', 'revoke', 'administrator', 'bill_view_reports'])).code).not.toBe(0);
-    expect((await billing(db.url, ['role', 'revoke', 'billing_sales', 'bill_send_quote'])).code).toBe(0);
+    expect((await billing(svc.databaseUrl, ['role', 'revoke', 'administrator', 'bill_view_reports'])).code).not.toBe(0);
+    expect((await billing(svc.databaseUrl, ['role', 'revoke', 'billing_sales', 'bill_send_quote'])).code).toBe(0);
     const sales = users.billing_sales!;
     const salesUser = { id: sales.id, login: sales.login, roles: ['billing_sales'] };
     expect(await k2.identity.userCan(salesUser, 'bill_view_reports')).toBe(true);
@@ -231,23 +222,26 @@ describe('editing a role', () => {
     expect(audited.map((a) => `${a.actor} ${a.action}`)).toEqual(['cli role.grant', 'cli role.revoke']);
 
     await k.plugins.deactivate('team-roles', CLI);
-    expect(await eventually(() => !k.plugins.isLoaded('team-roles'))).toBe(true);
+    await waitFor(() => !k.plugins.isLoaded('team-roles'), { what: 'team-roles to unload' });
     expect((await rest(sales, 'GET', '/invoices')).status).toBe(403);
     await k.plugins.activate('team-roles', CLI);
-    expect(await eventually(() => k.plugins.isLoaded('team-roles'))).toBe(true);
+    await waitFor(() => k.plugins.isLoaded('team-roles'), { what: 'team-roles to load again' });
     const back = (await rest(users.administrator!, 'GET', '/roles/billing_sales')).body.capabilities as string[];
     expect(back).toContain('bill_view_reports');
     expect(back).not.toContain('bill_send_quote');
-    await billing(db.url, ['role', 'revoke', 'billing_sales', 'bill_view_reports']);
-    await billing(db.url, ['role', 'grant', 'billing_sales', 'bill_send_quote']);
+    await billing(svc.databaseUrl, ['role', 'revoke', 'billing_sales', 'bill_view_reports']);
+    await billing(svc.databaseUrl, ['role', 'grant', 'billing_sales', 'bill_send_quote']);
   });
 });
 
 describe('team_sales_scope=own: a sales user sees and changes only their own documents', () => {
   const ids: Record<string, { invoice: number; quote: number }> = {};
   const item = { name: 'Work', quantity: 1, price: 100 };
+  /** The client the sales user created (the AJAX client search finds it too). */
+  let mine: { id: number };
 
   beforeAll(async () => {
+    await active();
     for (const who of ['billing_sales', 'sales2', 'administrator']) {
       const u = users[who]!;
       const client = { customer: { name: `Customer of ${u.login}`, email: `c-${u.login}@example.com` } };
@@ -256,6 +250,14 @@ describe('team_sales_scope=own: a sales user sees and changes only their own doc
       expect([invoice.status, quote.status]).toEqual([201, 201]);
       ids[who] = { invoice: invoice.body.id, quote: quote.body.id };
     }
+    mine = await k.identity.users.create(
+      { login: 'client-mine', email: 'mine@example.com', role: 'billing_client', display_name: 'Findme Mine' },
+      { id: users.billing_sales!.id, name: users.billing_sales!.login },
+    );
+    await k.identity.users.create(
+      { login: 'client-other', email: 'other@example.com', role: 'billing_client', display_name: 'Findme Other' },
+      CLI,
+    );
     await k.options.set('team_sales_scope', 'own', CLI);
   });
 
@@ -278,14 +280,6 @@ describe('team_sales_scope=own: a sales user sees and changes only their own doc
 
   it('clients: the list, its count and the autocomplete hold only the clients they created', async () => {
     const sales = users.billing_sales!;
-    const mine = await k.identity.users.create(
-      { login: 'client-mine', email: 'mine@example.com', role: 'billing_client', display_name: 'Findme Mine' },
-      { id: sales.id, name: sales.login },
-    );
-    await k.identity.users.create(
-      { login: 'client-other', email: 'other@example.com', role: 'billing_client', display_name: 'Findme Other' },
-      CLI,
-    );
     const list = await rest(sales, 'GET', '/clients?search=findme');
     expect(list.body.map((c: any) => c.id)).toEqual([mine.id]);
     expect(list.total).toBe('1');
@@ -325,16 +319,8 @@ describe('team_sales_scope=own: a sales user sees and changes only their own doc
   it('every AJAX action that names a document answers not-found too, and the AJAX search leaves others out', async () => {
     const sales = users.billing_sales!;
     await k.identity.users.setPassword(sales.login, 'sales-pass-1', CLI);
-    const browser = new Browser(k.url);
-    expect((await browser.signIn(sales.login, 'sales-pass-1')).status).toBe(302);
-    const nonce = (await browser.nonces()).admin;
-    const post = async (fields: Record<string, string>) => {
-      const res = await browser.fetch('/wp-admin/admin-ajax.php', {
-        method: 'POST',
-        body: new URLSearchParams({ _wpnonce: nonce, ...fields }),
-      });
-      return { status: res.status, body: await res.json().catch(() => null) };
-    };
+    const ajax = await svc.ajax(sales.login, 'sales-pass-1');
+    const post = (fields: Record<string, string>) => ajax.post({ _wpnonce: ajax.nonce, ...fields });
     let checked = 0;
     for (const { key, item } of k.ajax.actions.entriesWithOwner()) {
       if (item.kind !== 'ajax') continue;

@@ -3,10 +3,9 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Kernel } from '../../core/kernel.ts';
 import { billing } from '../helpers/cli.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel, eventually } from '../helpers/kernel.ts';
-import { basic } from '../identity/support.ts';
+import { RestClient, basic, bootKernel, freshDatabase, waitFor, type TestDatabase } from '../../testing/index.ts';
 
+// not useService: the second test stops the server and starts a new one on the same database
 let db: TestDatabase;
 let k: Kernel;
 const auth: Record<string, string> = {};
@@ -18,12 +17,8 @@ async function cli(...args: string[]): Promise<string> {
 }
 
 async function rest(who: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${k.url}/wp-json/billing/v1${path}`, {
-    method,
-    headers: { authorization: auth[who]!, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any, total: res.headers.get('x-wp-total') };
+  const res = await new RestClient(k.url, auth[who]!).request(method, path, body);
+  return { status: res.status, body: res.body, total: res.headers.get('x-wp-total') };
 }
 
 async function person(login: string, role: string): Promise<void> {
@@ -44,7 +39,7 @@ afterAll(async () => {
 
 it('gives a colleague the sales role: they see only their own documents', async () => {
   await cli('plugin', 'activate', 'team-roles');
-  expect(await eventually(() => k.plugins.isLoaded('team-roles'))).toBe(true);
+  await waitFor(() => k.plugins.isLoaded('team-roles'), { what: 'team-roles to load' });
   await person('colleague', 'subscriber');
   await cli('user', 'set-role', 'colleague', 'billing_sales');
   await cli('option', 'set', 'team_sales_scope', 'own');
@@ -66,7 +61,7 @@ it('gives a colleague the sales role: they see only their own documents', async 
 
 it('sets up a monthly recurring invoice that catches up after the server was off', async () => {
   await cli('plugin', 'activate', 'recurring');
-  expect(await eventually(() => k.plugins.isLoaded('recurring'))).toBe(true);
+  await waitFor(() => k.plugins.isLoaded('recurring'), { what: 'recurring to load' });
   const first = new Date();
   first.setUTCDate(1);
   first.setUTCMonth(first.getUTCMonth() - 2);
@@ -88,7 +83,7 @@ it('sets up a monthly recurring invoice that catches up after the server was off
   // the server was off since then: it starts again, and the job (hourly, or now by hand) catches up
   await k.stop();
   k = await bootKernel(db.url);
-  expect(await eventually(() => k.plugins.isLoaded('recurring'))).toBe(true);
+  await waitFor(() => k.plugins.isLoaded('recurring'), { what: 'the restarted server to load recurring' });
   await cli('cron', 'run', 'billing_generate_recurring_invoices');
   await cli('cron', 'run', 'billing_generate_recurring_invoices');
   const invoices = await rest('owner', 'GET', `/invoices?recurring_id=${profile.body.id}&orderby=date&order=asc`);

@@ -7,11 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel, eventually } from '../helpers/kernel.ts';
+import { useService, waitFor, type MailCatcher, type TestUser } from '../../testing/index.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
-import { makeUser, type TestUser } from '../identity/support.ts';
-import { TestSmtp } from '../mail/test-smtp.ts';
 
 /** A receiver that reads each request and never answers; it counts the requests it holds open. */
 class HangingReceiver {
@@ -46,21 +43,21 @@ class HangingReceiver {
   }
 }
 
-let db: TestDatabase;
-let smtp: TestSmtp;
+const svc = useService({
+  mail: true,
+  plugins: ['webhooks'],
+  options: { company_email: 'office@example.com', webhooks_allow_private_hosts: true },
+});
+let smtp: MailCatcher;
 let k: Kernel;
 let admin: TestUser;
 let slow: HangingReceiver;
 let healthy: WebhookReceiver;
 
 async function subscribe(url: string): Promise<number> {
-  const res = await fetch(`${k.url}/wp-json/billing/v1/webhooks`, {
-    method: 'POST',
-    headers: { authorization: admin.authorization, 'content-type': 'application/json' },
-    body: JSON.stringify({ url, events: ['invoice.created'] }),
-  });
+  const res = await svc.rest(admin).post('/webhooks', { url, events: ['invoice.created'] });
   expect(res.status).toBe(201);
-  return ((await res.json()) as { id: number }).id;
+  return (res.body as { id: number }).id;
 }
 
 const pendingFor = async (subscription: number) =>
@@ -72,26 +69,20 @@ const pendingFor = async (subscription: number) =>
   )[0]!.n;
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  smtp = await new TestSmtp().start();
-  k = await bootKernel(db.url, { config: { smtpUrl: smtp.url } });
-  admin = await makeUser(k, 'boss', 'administrator');
-  await k.options.set('company_email', 'office@example.com', CLI);
-  await k.plugins.activate('webhooks', CLI);
-  await k.options.set('webhooks_allow_private_hosts', true, CLI);
+  k = svc.kernel;
+  smtp = svc.mail;
+  admin = await svc.makeUser('boss', 'administrator');
   slow = await new HangingReceiver().start();
   healthy = await new WebhookReceiver().start();
+  svc.beforeStop(async () => {
+    await k.db.query('update webhooks_subscriptions set active = false');
+    // the hanging requests end now (a failed try, retried much later): the worker stops at once
+    await slow.close();
+  });
 });
 
-afterAll(async () => {
-  await k?.db.query('update webhooks_subscriptions set active = false');
-  // the hanging requests end now (a failed try, retried much later): the worker stops at once
-  await slow?.close();
-  await k?.stop();
-  await healthy?.close();
-  await smtp?.close();
-  await db?.drop();
-});
+// after useService's afterAll: the service stops before its receiver
+afterAll(() => healthy?.close());
 
 describe('a webhook receiver that hangs', () => {
   it('delays neither another subscription nor a receipt mail: both arrive while its deliveries are outstanding', async () => {
@@ -105,9 +96,9 @@ describe('a webhook receiver that hangs', () => {
       });
     }
     // the healthy subscription gets every event, while the slow one has hardly started
-    expect(await eventually(() => healthy.received.length === EVENTS, 8000)).toBe(true);
+    await waitFor(() => healthy.received.length === EVENTS, { timeoutMs: 8000, what: 'every event to reach the healthy receiver' });
     // (each marked done just after its receiver answered)
-    expect(await eventually(async () => (await pendingFor(healthyId)) === 0)).toBe(true);
+    await waitFor(async () => (await pendingFor(healthyId)) === 0, { what: 'no delivery pending' });
     expect(slow.requests).toBeGreaterThan(0);
     expect(await pendingFor(slowId)).toBeGreaterThanOrEqual(EVENTS - 2);
 
@@ -119,7 +110,7 @@ describe('a webhook receiver that hangs', () => {
     await k.api.payments.record(invoice.id, { amount: '10.00', method: 'cash', status: 'completed' }, CLI);
     const receipt = () =>
       smtp.received.some((m) => m.envelope.to.includes('office@example.com') && m.parsed.text?.includes(invoice.number));
-    expect(await eventually(receipt, 8000)).toBe(true);
+    await waitFor(receipt, { timeoutMs: 8000, what: 'the condition' });
     expect(await pendingFor(slowId)).toBeGreaterThanOrEqual(EVENTS - 2);
 
     // the bound the outbox enforces: the slow subscription's lane never held more than its two slots

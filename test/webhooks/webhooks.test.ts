@@ -8,29 +8,20 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { Webhook } from 'standardwebhooks';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
-import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bootKernel, eventually } from '../helpers/kernel.ts';
+import { bootKernel, useService, waitFor, type TestUser } from '../../testing/index.ts';
 import { WebhookReceiver, type Received } from '../helpers/webhook-receiver.ts';
-import { makeUser, type TestUser } from '../identity/support.ts';
 import { runUntilKilled } from '../helpers/kill-after.ts';
 
 const DIE = resolve(import.meta.dirname, 'fixtures/create-and-die.ts');
 
-let db: TestDatabase;
+// the receivers of these tests listen on 127.0.0.1 (the guard's own tests turn this off)
+const svc = useService({ plugins: ['webhooks'], options: { webhooks_allow_private_hosts: true } });
 let k: Kernel;
 let admin: TestUser;
 let editor: TestUser;
 const receivers: WebhookReceiver[] = [];
 
-async function call(method: string, path: string, body?: unknown, user: TestUser = admin) {
-  const res = await fetch(`${k.url}/wp-json/billing/v1${path}`, {
-    method,
-    headers: { authorization: user.authorization, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : null };
-}
+const call = (method: string, path: string, body?: unknown, user: TestUser = admin) => svc.rest(user).request(method, path, body);
 
 async function receiver(): Promise<WebhookReceiver> {
   const r = await new WebhookReceiver().start();
@@ -74,13 +65,9 @@ const pendingDeliveries = async (subscription: number) =>
   );
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  k = await bootKernel(db.url);
-  admin = await makeUser(k, 'boss', 'administrator');
-  editor = await makeUser(k, 'ed', 'editor');
-  await k.plugins.activate('webhooks', CLI);
-  // the receivers of these tests listen on 127.0.0.1 (the guard's own tests turn this off)
-  await k.options.set('webhooks_allow_private_hosts', true, CLI);
+  k = svc.kernel;
+  admin = await svc.makeUser('boss', 'administrator');
+  editor = await svc.makeUser('ed', 'editor');
 });
 
 afterEach(async () => {
@@ -88,10 +75,9 @@ afterEach(async () => {
   await k.db.query('update webhooks_subscriptions set active = false');
 });
 
+// after useService's afterAll: the service stops before its receivers
 afterAll(async () => {
-  await k?.stop();
   for (const r of receivers) await r.close();
-  await db?.drop();
 });
 
 describe('the SSRF guard when a URL is saved', () => {
@@ -196,7 +182,7 @@ describe('an event', () => {
     const r = await receiver();
     const sub = await subscribe(r.url(), ['invoice.created']);
     const doc = await invoice('Signed Ltd');
-    expect(await eventually(() => r.received.length === 1)).toBe(true);
+    await waitFor(() => r.received.length === 1, { what: 'the receiver to get one request' });
     const got = r.received[0]!;
     const event = verified(sub.secret, got);
     expect(event).toMatchObject({
@@ -234,7 +220,7 @@ describe('an event', () => {
     const r = await receiver();
     const sub = await subscribe(r.url(), ['*']);
     const doc = await invoice('Rollback');
-    await eventually(async () => r.received.length >= 1 && (await pendingDeliveries(sub.id)) === 0);
+    await waitFor(async () => r.received.length >= 1 && (await pendingDeliveries(sub.id)) === 0, { what: 'the delivery to be made' });
     const before = r.received.length;
     const outboxBefore = await k.db.query('select id from billing_outbox');
     await expect(
@@ -259,7 +245,9 @@ describe('an event', () => {
     const { payment } = await k.api.payments.record(doc.id, { amount: '300.00', method: 'cash', status: 'completed' }, CLI);
     const { creditNote } = await k.api.creditNotes.create(doc.id, { amount: '10.00', reason: 'Goodwill' }, CLI);
     await k.outbox.drain();
-    await eventually(async () => (await pendingDeliveries(subAll.id)) === 0 && (await pendingDeliveries(subPaid.id)) === 0);
+    await waitFor(async () => (await pendingDeliveries(subAll.id)) === 0 && (await pendingDeliveries(subPaid.id)) === 0, {
+      what: 'no delivery pending for either subscription',
+    });
     const types = all.received.map((g) => verified(subAll.secret, g).type);
     expect(types).toEqual(
       expect.arrayContaining(['invoice.created', 'invoice.status_changed', 'invoice.paid', 'payment.completed', 'credit_note.created']),
@@ -282,7 +270,7 @@ describe('a receiver that fails', () => {
     const sub = await subscribe(r.url(), ['invoice.created']);
     const doc = await invoice('Flaky');
     await k.outbox.drain();
-    await eventually(() => r.received.length === 1);
+    await waitFor(() => r.received.length === 1, { what: 'the receiver to get one request' });
     const item = async () =>
       (
         await k.db.query<{ id: string; status: string; attempts: number; wait: number }>(
@@ -290,20 +278,24 @@ describe('a receiver that fails', () => {
           [String(sub.id)],
         )
       )[0]!;
-    await eventually(async () => (await item()).attempts === 1 && (await item()).status === 'pending');
+    await waitFor(async () => (await item()).attempts === 1 && (await item()).status === 'pending', {
+      what: 'try 1 to be logged, the delivery pending again',
+    });
     const first = await item();
     expect(Number(first.wait)).toBeGreaterThan(20);
     expect(Number(first.wait)).toBeLessThanOrEqual(30);
     // time passes: the retry is due
     await k.db.query('update billing_outbox set run_after = now() where id = $1', [first.id]);
     await k.outbox.drain();
-    await eventually(async () => (await item()).attempts === 2 && (await item()).status === 'pending');
+    await waitFor(async () => (await item()).attempts === 2 && (await item()).status === 'pending', {
+      what: 'try 2 to be logged, the delivery pending again',
+    });
     const second = await item();
     expect(Number(second.wait)).toBeGreaterThan(100);
     expect(Number(second.wait)).toBeLessThanOrEqual(120);
     await k.db.query('update billing_outbox set run_after = now() where id = $1', [second.id]);
     await k.outbox.drain();
-    await eventually(async () => (await item()).status === 'done');
+    await waitFor(async () => (await item()).status === 'done', { what: 'the delivery to be done' });
 
     expect(r.received).toHaveLength(3);
     expect(new Set(r.ids()).size).toBe(1);
@@ -325,14 +317,18 @@ describe('a receiver that fails', () => {
     const sub = await subscribe(r.url(), ['invoice.created']);
     await invoice('Gone');
     await k.outbox.drain();
-    await eventually(async () => (await k.db.query(`select 1 from webhooks_attempts where subscription_id = $1`, [sub.id])).length === 1);
+    await waitFor(async () => (await k.db.query(`select 1 from webhooks_attempts where subscription_id = $1`, [sub.id])).length === 1, {
+      what: 'one attempt to be logged',
+    });
     // the last try is due
     await k.db.query(
       `update billing_outbox set attempts = 7, run_after = now() where topic = 'webhooks.deliver' and payload->>'subscription_id' = $1`,
       [String(sub.id)],
     );
     await k.outbox.drain();
-    await eventually(async () => (await k.db.query(`select 1 from webhooks_attempts where subscription_id = $1`, [sub.id])).length === 2);
+    await waitFor(async () => (await k.db.query(`select 1 from webhooks_attempts where subscription_id = $1`, [sub.id])).length === 2, {
+      what: 'two attempts to be logged',
+    });
     const log = (await call('GET', `/webhooks/${sub.id}/deliveries`)).body;
     expect(log[0]).toMatchObject({ attempt: 8, result: 'failed' });
     const [row] = await k.db.query<{ status: string }>(
@@ -348,8 +344,10 @@ describe('a receiver that fails', () => {
     r.answer = () => ({ status: 302, headers: { location: elsewhere.url('/stolen') } });
     const sub = await subscribe(r.url(), ['invoice.created']);
     await invoice('Redirect');
-    await eventually(() => r.received.length === 1);
-    await eventually(async () => (await k.db.query(`select 1 from webhooks_attempts where subscription_id = $1`, [sub.id])).length === 1);
+    await waitFor(() => r.received.length === 1, { what: 'the receiver to get one request' });
+    await waitFor(async () => (await k.db.query(`select 1 from webhooks_attempts where subscription_id = $1`, [sub.id])).length === 1, {
+      what: 'one attempt to be logged',
+    });
     const [attempt] = (await call('GET', `/webhooks/${sub.id}/deliveries`)).body;
     expect(attempt).toMatchObject({ status: 302, result: 'retrying', error: expect.stringContaining('not followed') });
     expect(elsewhere.received).toEqual([]);
@@ -364,12 +362,14 @@ describe('the SSRF guard at dispatch', () => {
     try {
       await invoice('Private now');
       await k.outbox.drain();
-      await eventually(async () => (await k.db.query(`select 1 from webhooks_attempts where subscription_id = $1`, [sub.id])).length === 1);
+      await waitFor(async () => (await k.db.query(`select 1 from webhooks_attempts where subscription_id = $1`, [sub.id])).length === 1, {
+        what: 'one attempt to be logged',
+      });
       expect(r.received).toEqual([]);
       const [attempt] = (await call('GET', `/webhooks/${sub.id}/deliveries`)).body;
       expect(attempt).toMatchObject({ status: null, result: 'failed', error: expect.stringContaining('not a public address') });
       // done, not waiting for another try
-      expect(await eventually(async () => (await pendingDeliveries(sub.id)) === 0)).toBe(true);
+      await waitFor(async () => (await pendingDeliveries(sub.id)) === 0, { what: 'no delivery pending' });
       // the test route is guarded too
       expect((await call('POST', `/webhooks/${sub.id}/test`)).body.code).toBe('billing_webhook_url_forbidden');
     } finally {
@@ -382,11 +382,11 @@ describe('several instances', () => {
   it('deliver every event once between them', async () => {
     const r = await receiver();
     const sub = await subscribe(r.url(), ['invoice.created']);
-    const b = await bootKernel(db.url);
+    const b = await bootKernel(svc.databaseUrl);
     try {
       const docs = await Promise.all(Array.from({ length: 30 }, (_, i) => invoice(`Twin ${i}`)));
-      expect(await eventually(() => r.received.length >= 30, 30_000)).toBe(true);
-      expect(await eventually(async () => (await pendingDeliveries(sub.id)) === 0, 10_000)).toBe(true);
+      await waitFor(() => r.received.length >= 30, { timeoutMs: 30_000, what: 'every event to be received' });
+      await waitFor(async () => (await pendingDeliveries(sub.id)) === 0, { timeoutMs: 10_000, what: 'no delivery pending' });
       await new Promise((res) => setTimeout(res, 1500));
       expect(r.received).toHaveLength(30);
       expect(new Set(r.ids()).size).toBe(30);
@@ -406,7 +406,7 @@ describe('a process killed between its commits and their deliveries', () => {
     const sub = await subscribe(r.url(), ['invoice.created']);
     // this instance's worker stays off while the other process runs, so nothing is sent before the kill
     await k.outbox.stop();
-    const done = await runUntilKilled(DIE, [db.url], 20);
+    const done = await runUntilKilled(DIE, [svc.databaseUrl], 20);
     expect(done.length).toBeGreaterThanOrEqual(20);
     expect(r.received).toEqual([]);
     const committed = (await k.db.query<{ id: string }>(`select id from billing_documents where customer_name = 'Killed'`)).map((x) =>
@@ -415,11 +415,11 @@ describe('a process killed between its commits and their deliveries', () => {
     expect(committed.length).toBeGreaterThanOrEqual(done.length);
     expect(committed).toEqual(expect.arrayContaining(done));
 
-    const b = await bootKernel(db.url);
+    const b = await bootKernel(svc.databaseUrl);
     k.outbox.start();
     try {
-      expect(await eventually(() => r.received.length >= committed.length, 30_000)).toBe(true);
-      await eventually(async () => (await pendingDeliveries(sub.id)) === 0, 10_000);
+      await waitFor(() => r.received.length >= committed.length, { timeoutMs: 30_000, what: 'every event to be received' });
+      await waitFor(async () => (await pendingDeliveries(sub.id)) === 0, { timeoutMs: 10_000, what: 'no delivery pending' });
       const ids = r.received.map((g) => verified(sub.secret, g).data.id as number);
       expect(ids.sort((x, y) => x - y)).toEqual(committed.sort((x, y) => x - y));
       expect(new Set(r.ids()).size).toBe(committed.length);

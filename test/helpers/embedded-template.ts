@@ -1,1 +1,0 @@
-export * from '../../testing/embedded-template.ts';

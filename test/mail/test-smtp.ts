@@ -1,1 +1,0 @@
-export { MailCatcher as TestSmtp, type ReceivedMail } from '../../testing/mail-catcher.ts';
