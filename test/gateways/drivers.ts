@@ -604,3 +604,30 @@ export async function sentToGateway(res: Response, d: Driver): Promise<boolean> 
     (res.headers.get('content-security-policy') ?? '').includes(d.fake.url)
   );
 }
+
+/**
+ * An issued invoice of `total` and the pending payment its pay route made at `d`'s gateway (the customer
+ * sent on to the hosted page), as a customer paying would leave it.
+ */
+export async function pendingCheckout(k: Kernel, d: Driver, total = '50.00'): Promise<{ doc: { id: number }; reference: string }> {
+  const doc = await k.api.invoices.create(
+    {
+      items: [{ name: 'Work', quantity: 1, price: total, taxable: false }],
+      customer_name: 'Ann Buyer',
+      customer_email: 'ann@example.com',
+      status: 'available',
+    },
+    { actor: CLI, source: 'api' },
+  );
+  const key = await k.api.invoices.accessKey(doc.id);
+  const res = await fetch(`${k.url}/billing/invoice/${doc.id}/pay?key=${encodeURIComponent(key)}`, {
+    method: 'POST',
+    body: new URLSearchParams({ gateway: d.method }),
+    redirect: 'manual',
+  });
+  if (!(await sentToGateway(res, d))) throw new Error(`the pay route did not send the customer to ${d.name} (${res.status})`);
+  const [p] = await k.db.query<{ reference: string }>('select reference from billing_payments where invoice_id = $1 order by id desc', [
+    doc.id,
+  ]);
+  return { doc, reference: p!.reference };
+}

@@ -5,7 +5,7 @@ import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { bootKernel, deliver, useService, waitFor } from '../../testing/index.ts';
 import { billing } from '../helpers/cli.ts';
-import { A_SIGNING, C_KEY, D_LOGIN, D_SIGNATURE_KEY, DRIVERS, E_SECRET, sentToGateway, squareAccepts, type Driver } from './drivers.ts';
+import { A_SIGNING, C_KEY, D_LOGIN, D_SIGNATURE_KEY, DRIVERS, E_SECRET, pendingCheckout, squareAccepts, type Driver } from './drivers.ts';
 
 /**
  * What each gateway does its own way (docs/gateways.md): A's timestamp window, several `v1` values and
@@ -31,30 +31,13 @@ afterAll(async () => {
   for (const x of Object.values(d)) await x.fake.close();
 });
 
-async function pending(method: string, total = '50.00') {
-  const doc = await k.api.invoices.create(
-    {
-      items: [{ name: 'Work', quantity: 1, price: total, taxable: false }],
-      customer_name: 'Ann Buyer',
-      customer_email: 'ann@example.com',
-      status: 'available',
-    },
-    { actor: CLI, source: 'api' },
+/** An issued invoice with a pending checkout at the gateway of `method`. */
+const pending = (method: string, total?: string) =>
+  pendingCheckout(
+    k,
+    Object.values(d).find((x) => x.method === method)!,
+    total,
   );
-  const key = await k.api.invoices.accessKey(doc.id);
-  const res = await fetch(`${k.url}/billing/invoice/${doc.id}/pay?key=${encodeURIComponent(key)}`, {
-    method: 'POST',
-    body: new URLSearchParams({ gateway: method }),
-    redirect: 'manual',
-  });
-  expect(
-    await sentToGateway(
-      res,
-      Object.values(d).find((x) => x.method === method)!,
-    ),
-  ).toBe(true);
-  return { doc, reference: (await statuses(doc.id))[0]!.reference };
-}
 
 const inboxRows = async () => Number((await k.db.query<{ n: string }>('select count(*) n from billing_gateway_deliveries'))[0]!.n);
 

@@ -4,7 +4,7 @@ import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { INBOX_BODY_BYTES } from '../../core/payments/gateways/gateway-runtime.ts';
 import { useService } from '../../testing/index.ts';
-import { gatewayA, gatewayB, gatewayD, gatewayE, sentToGateway, type Driver } from './drivers.ts';
+import { gatewayA, gatewayB, gatewayD, gatewayE, pendingCheckout, type Driver } from './drivers.ts';
 
 /**
  * What anonymous callers can make the gateways' webhooks do (issue 20, defect 6): write nothing to the
@@ -53,33 +53,13 @@ const count = async (table: string) => Number((await k.db.query<{ n: string }>(`
 const bLookups = () => d.B!.fake.seen.filter((r) => r.method === 'GET' && r.path.startsWith('/v2/payments/')).length;
 const dLookups = () => d.D!.fake.seen.filter((r) => r.json?.getTransactionDetailsRequest).length;
 
-async function pending(method: string, total = '50.00') {
-  const doc = await k.api.invoices.create(
-    {
-      items: [{ name: 'Work', quantity: 1, price: total, taxable: false }],
-      customer_name: 'Ann Buyer',
-      customer_email: 'ann@example.com',
-      status: 'available',
-    },
-    { actor: CLI, source: 'api' },
+/** An issued invoice with a pending checkout at the gateway of `method`. */
+const pending = (method: string, total?: string) =>
+  pendingCheckout(
+    k,
+    Object.values(d).find((x) => x.method === method)!,
+    total,
   );
-  const key = await k.api.invoices.accessKey(doc.id);
-  const res = await fetch(`${k.url}/billing/invoice/${doc.id}/pay?key=${encodeURIComponent(key)}`, {
-    method: 'POST',
-    body: new URLSearchParams({ gateway: method }),
-    redirect: 'manual',
-  });
-  expect(
-    await sentToGateway(
-      res,
-      Object.values(d).find((x) => x.method === method)!,
-    ),
-  ).toBe(true);
-  const [p] = await k.db.query<{ reference: string }>('select reference from billing_payments where invoice_id = $1 order by id desc', [
-    doc.id,
-  ]);
-  return { doc, reference: p!.reference };
-}
 
 /** The junk an anonymous caller can send: what it costs the service is what this test bounds. */
 function junk(i: number): { action: string; body: string; headers?: Record<string, string> } {

@@ -14,23 +14,12 @@ import type { ObjectRef } from '../../core/http/auth.ts';
 import type { ArgSchema } from '../../core/http/rest/route.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { objectRefs, pathParams, undeclaredObjectParams } from '../../core/scope/object-params.ts';
+import { SALES as SALES_ROLE, TEAM_ROLES } from '../../plugins/team-roles/roles.ts';
 import { BUNDLED_PLUGINS, useService, type AjaxClient, type TestUser } from '../../testing/index.ts';
 import { pluginFolders } from '../helpers/kernel.ts';
 
-/** What billing_sales holds (docs/team-roles.md), plus what this test grants it so that cells answer 404, not 403. */
-const SALES = [
-  'read',
-  'bill_view_invoices',
-  'bill_create_invoice',
-  'bill_edit_invoice',
-  'bill_send_invoice',
-  'bill_view_quotes',
-  'bill_create_quote',
-  'bill_edit_quote',
-  'bill_send_quote',
-  'bill_view_clients',
-  'bill_edit_clients',
-];
+/** What billing_sales holds as the plugin declares it, plus what this test grants it so that cells answer 404, not 403. */
+const SALES: readonly string[] = TEAM_ROLES.find((r) => r.name === SALES_ROLE)!.capabilities;
 const GRANTED = ['bill_view_payments', 'bill_record_payment', 'bill_refund_payment', 'bill_view_reports', 'bill_delete_invoice'];
 const holds = (cap: string) => SALES.includes(cap) || GRANTED.includes(cap);
 
