@@ -1,7 +1,7 @@
 // Hostile files, generated (never copied into the project): the shapes an attacker sends to the parsers
 // of untrusted input. Each is small to send and expensive to parse naively.
-import { constants, crc32, deflateRawSync, deflateSync } from 'node:zlib';
-import { pngBytes } from '../quote-signatures/png-fixture.ts';
+import { constants, deflateRawSync, deflateSync } from 'node:zlib';
+import { pngBytes, pngChunk } from '../quote-signatures/png-fixture.ts';
 
 /** A PDF's bytes from its objects (`n 0 obj … endobj` bodies, numbered from 1) and its catalog's number. */
 function pdf(objects: Array<string | Buffer>, root = 1): Buffer {
@@ -90,15 +90,6 @@ export function externalEntityXml(): string {
   return `<?xml version="1.0"?>\n<!DOCTYPE Invoice [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><ID>&xxe;</ID></Invoice>`;
 }
 
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
 /** The chunks of a PNG (after its 8-byte signature), as [type, data]. */
 function chunks(png: Buffer): Array<[string, Buffer]> {
   const out: Array<[string, Buffer]> = [];
@@ -111,7 +102,7 @@ function chunks(png: Buffer): Array<[string, Buffer]> {
 }
 
 function assemble(list: Array<[string, Buffer]>): Buffer {
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ...list.map(([t, d]) => chunk(t, d))]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ...list.map(([t, d]) => pngChunk(t, d))]);
 }
 
 function ihdr(width: number, height: number): Buffer {
