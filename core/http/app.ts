@@ -98,6 +98,9 @@ function restBody(rest: RestServer): RequestHandler {
     return p;
   };
   return (req, res, next) => {
+    // most requests carry no body (every GET): they need no route lookup to learn their limit
+    const carriesBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+    if (!carriesBody) return parser(BODY_LIMIT)(req, res, next);
     rest.bodyLimitOf(req).then(
       (limit) => parser(limit ?? BODY_LIMIT)(req, res, next),
       () => parser(BODY_LIMIT)(req, res, next),
