@@ -1,6 +1,6 @@
 import { CLI } from '../audit/audit.ts';
 import { BillingError } from '../errors.ts';
-import { DOCUMENT_ARGS, type DocumentInput } from './document-schema.ts';
+import { INVOICE_ARGS, type DocumentInput } from './document-schema.ts';
 import type { Config } from '../config.ts';
 import type { DocumentServices } from './services.ts';
 import { checkArgs } from '../validation/args.ts';
@@ -66,7 +66,7 @@ export function documentCommands(docs: DocumentServices, config: Config): Comman
         } catch {
           throw new BillingError('rest_invalid_json', 'the invoice is not valid JSON');
         }
-        const input = checkArgs(DOCUMENT_ARGS, (body ?? {}) as Record<string, unknown>) as DocumentInput;
+        const input = checkArgs(INVOICE_ARGS, (body ?? {}) as Record<string, unknown>) as DocumentInput;
         const doc = await docs.invoices.create(input, { actor: CLI, source: 'cli' });
         return { id: doc.id, number: doc.number, status: doc.status, total: doc.totals.total };
       },

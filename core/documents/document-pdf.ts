@@ -48,6 +48,7 @@ export async function documentPdf(
     issueDate: doc.issueDate,
     dueDate: doc.dueDate,
     expiryDate: doc.expiryDate,
+    servicePeriod: doc.period,
     company: {
       name: o.company_name,
       address: o.company_address,

@@ -12,6 +12,12 @@ const SITE_TIME = { type: 'string', description: 'Y-m-d H:i:s in the site timezo
 const SITE_TIME_OR_NULL = { type: ['string', 'null'], description: 'Y-m-d H:i:s in the site timezone, or null' };
 const MONEY = { type: 'number', description: "Rounded to the currency's minor unit" };
 
+/** The service period billed (invoices and credit notes): either end may be null (open), both null is none. */
+export const SERVICE_PERIOD_PROPERTIES = {
+  period_start: { ...DATE_OR_NULL, description: 'Y-m-d: the first day of the service billed, or null' },
+  period_end: { ...DATE_OR_NULL, description: 'Y-m-d: the last day of the service billed, or null' },
+};
+
 const object = (properties: Record<string, object>, extra: object = {}) => ({
   type: 'object',
   properties,
@@ -90,6 +96,7 @@ export const INVOICE_SCHEMA = {
     ...commonProperties(INVOICE_STATUSES),
     due_date: DATE_OR_NULL,
     overdue: { type: 'boolean', readonly: true, description: 'Derived: past its due date with an amount due' },
+    ...SERVICE_PERIOD_PROPERTIES,
     recurring_id: { type: ['integer', 'null'], readonly: true, description: 'The recurring profile that generated it, or null' },
   }),
 };

@@ -4,7 +4,7 @@ import { clientOf } from './document-objects.ts';
 import { BillingError } from '../errors.ts';
 import { COLLECTION_ARGS, collectionResponse } from '../http/rest/pagination.ts';
 import { RestResponse, type ArgSchema, type RestRequest, type RestRoute } from '../http/rest/route.ts';
-import { DOCUMENT_ARGS, QUOTE_ARGS, type DocumentInput } from './document-schema.ts';
+import { INVOICE_ARGS, QUOTE_ARGS, type DocumentInput } from './document-schema.ts';
 import { INVOICE_SCHEMA, INVOICE_STATUSES, QUOTE_SCHEMA, QUOTE_STATUSES, trashedSchema } from './document-representation-schema.ts';
 import type { BillingDocument } from './document.ts';
 import type { InvoiceService } from './invoice-service.ts';
@@ -63,7 +63,7 @@ export function documentRoutes(d: DocumentRouteDeps & { invoices: InvoiceService
       noun: 'invoice',
       service: d.invoices,
       statuses: INVOICE_STATUSES,
-      args: DOCUMENT_ARGS,
+      args: INVOICE_ARGS,
       caps: { view: 'bill_view_invoices', create: 'bill_create_invoice', delete: 'bill_delete_invoice' },
       schema: INVOICE_SCHEMA,
       represent: invoiceRepresentation,

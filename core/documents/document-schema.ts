@@ -65,6 +65,13 @@ export const DOCUMENT_ARGS: Record<string, ArgSchema> = {
   },
 };
 
+/** An invoice bills a period of service (a quote offers, so it has none). */
+export const INVOICE_ARGS: Record<string, ArgSchema> = {
+  ...DOCUMENT_ARGS,
+  period_start: dateArg('Y-m-d: the first day of the service billed (EN 16931 BT-73); none when omitted'),
+  period_end: dateArg('Y-m-d: the last day of the service billed, not before period_start (BT-74); none when omitted'),
+};
+
 export const QUOTE_ARGS: Record<string, ArgSchema> = {
   ...DOCUMENT_ARGS,
   expiry_date: dateArg('Y-m-d; after it the quote shows as expired'),
@@ -90,6 +97,8 @@ export interface DocumentInput {
   issue_date?: string;
   due_date?: string;
   expiry_date?: string;
+  period_start?: string;
+  period_end?: string;
   title?: string;
   notes?: string;
   terms?: string;

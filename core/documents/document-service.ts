@@ -14,8 +14,10 @@ import {
   type BillingDocument,
   type Customer,
   type DocumentItem,
+  type ServicePeriod,
   type StoredTotals,
 } from './document.ts';
+import { servicePeriod } from './service-period.ts';
 import type { DocumentInput } from './document-schema.ts';
 import { claimNumber, nextNumberSql, numberingTerms, settleNumber, type DocumentKind, type NumberingTerms } from './numbering.ts';
 import { addDays, siteDate } from '../time/site-time.ts';
@@ -45,6 +47,7 @@ export interface PreparedDocument extends StoredTotals {
   issue_date: string;
   due_date: string | null;
   expiry_date: string | null;
+  period: ServicePeriod;
   client_id: number | null;
   customer: Customer;
   items: DocumentItem[];
@@ -133,6 +136,8 @@ export class DocumentService {
       issue_date: p.issue_date,
       due_date: p.due_date,
       expiry_date: p.expiry_date,
+      period_start: p.period.start,
+      period_end: p.period.end,
       client_id: p.client_id,
       customer_name: p.customer.name,
       customer_email: p.customer.email,
@@ -224,7 +229,8 @@ export class DocumentService {
          client_id = $8, customer_name = $9, customer_email = $10, customer_country = $11, customer_vat = $12,
          customer_company = $13, customer_address = $14, items = $15, discount_type = $16, discount_value = $17,
          tax_category = $18, tax_statement = $19, tax_rate = $20, subtotal = $21, discount = $22, tax = $23, total = $24,
-         due = greatest(0, $24::numeric - paid - credited), notes = $25, terms = $26, tax_breakdown = $27, updated_at = now()
+         due = greatest(0, $24::numeric - paid - credited), notes = $25, terms = $26, tax_breakdown = $27,
+         period_start = $28, period_end = $29, updated_at = now()
        where id = $1 returning ${DOCUMENT_COLUMNS}`,
       [
         doc.id,
@@ -254,6 +260,8 @@ export class DocumentService {
         p.notes,
         p.terms,
         JSON.stringify(p.tax_breakdown),
+        p.period.start,
+        p.period.end,
       ],
     );
     // a draft renumbered leaves its old number unused: the log tells where it went (docs/decisions.md, Numbers)
@@ -291,6 +299,8 @@ export class DocumentService {
       expiryDate = input.expiry_date ?? addDays(issueDate, o.payment_terms_days);
       if (expiryDate < issueDate) throw invalidParam('expiry_date', 'expiry_date must not be before issue_date.');
     }
+    // like the due date, the period is what the input says: the builder sends its whole state
+    const period = this.kind === 'invoice' ? servicePeriod(input.period_start, input.period_end) : { start: null, end: null };
 
     const customer = await this.customer(input, tx);
     const base = taxTreatment({
@@ -329,6 +339,7 @@ export class DocumentService {
       issue_date: issueDate,
       due_date: dueDate,
       expiry_date: expiryDate,
+      period,
       client_id: input.client_id ?? null,
       customer,
       items: items.map((i, n) => ({
@@ -408,6 +419,7 @@ export class DocumentService {
       p.issue_date,
       p.due_date,
       p.expiry_date,
+      p.period,
       p.total,
       p.title,
       p.terms,
@@ -420,6 +432,7 @@ export class DocumentService {
       doc.issueDate,
       doc.dueDate,
       doc.expiryDate,
+      doc.period,
       doc.totals.total,
       doc.title,
       doc.terms,

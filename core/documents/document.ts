@@ -2,14 +2,15 @@ import { timestamp } from '../db/database.ts';
 import { derivedBreakdown } from './tax-breakdown.ts';
 import type { BillingDocument } from './types.ts';
 
-export type { BillingDocument, Customer, DocumentItem, InvoiceStatus, QuoteStatus, StoredTotals } from './types.ts';
+export type { BillingDocument, Customer, DocumentItem, InvoiceStatus, QuoteStatus, ServicePeriod, StoredTotals } from './types.ts';
 
 /** Every column but the access key: what list and get queries select. */
 export const DOCUMENT_COLUMNS = `id, kind, number, status, trashed_at, title, currency, issue_date::text, due_date::text,
   expiry_date::text, client_id, customer_name, customer_email, customer_country, customer_vat, customer_company,
   customer_address, items, discount_type, discount_value::text, tax_category, tax_statement, tax_rate::text, tax_breakdown,
   subtotal::text, discount::text, tax::text, total::text, paid::text, credited::text, due::text, notes, terms,
-  viewed_count, viewed_first, viewed_last, sent_at, accepted, declined, invoice_id, parent_id, reason, created_at, updated_at, recurring_id`;
+  viewed_count, viewed_first, viewed_last, sent_at, accepted, declined, invoice_id, parent_id, reason, created_at, updated_at, recurring_id,
+  period_start::text, period_end::text`;
 
 export function documentFromRow(r: Record<string, any>): BillingDocument {
   const discount = r.discount_type ? { type: r.discount_type, value: r.discount_value } : null;
@@ -49,6 +50,7 @@ export function documentFromRow(r: Record<string, any>): BillingDocument {
     parentId: r.parent_id === null ? null : Number(r.parent_id),
     reason: r.reason,
     recurringId: r.recurring_id == null ? null : Number(r.recurring_id),
+    period: { start: r.period_start ?? null, end: r.period_end ?? null },
     createdAt: timestamp(r.created_at)!,
     updatedAt: timestamp(r.updated_at)!,
   };

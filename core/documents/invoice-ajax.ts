@@ -5,7 +5,7 @@ import { checkFields } from '../validation/args.ts';
 import { searchTerm } from './clients/client-ajax.ts';
 import { builderInput, isNew } from './builder-input.ts';
 import { clientOf } from './document-objects.ts';
-import { DOCUMENT_ARGS } from './document-schema.ts';
+import { INVOICE_ARGS } from './document-schema.ts';
 import type { BillingDocument } from './document.ts';
 import type { DocumentsContext } from './services.ts';
 import { invoiceRepresentation, representationContext } from './representation.ts';
@@ -42,7 +42,7 @@ export function invoiceAjaxActions(d: DocumentsContext): AjaxAction[] {
       },
       handler: async (req) => {
         const existing = isNew(req.params) ? undefined : (checkFields(SAVE_FIELDS, req.params).id as number);
-        const input = builderInput(req.params, 'invoice', DOCUMENT_ARGS);
+        const input = builderInput(req.params, 'invoice', INVOICE_ARGS);
         const doc =
           existing === undefined
             ? await d.invoices.create(input, { actor: req.actor, source: 'ajax' })

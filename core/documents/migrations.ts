@@ -331,4 +331,13 @@ export const DOCUMENT_MIGRATIONS: Migration[] = [
       alter table billing_quote_tokens add column refusals integer not null default 0;
     `,
   },
+  {
+    name: '0008_service_period',
+    up: `
+      -- the period of service an invoice or credit note bills (docs/documents.md, "Service period"):
+      -- either end may be open, and a closed one never ends before it starts
+      alter table billing_documents add column period_start date, add column period_end date,
+        add constraint billing_documents_period check (period_start is null or period_end is null or period_start <= period_end);
+    `,
+  },
 ];

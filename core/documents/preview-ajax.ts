@@ -1,7 +1,7 @@
 import type { AjaxAction } from '../http/ajax/ajax-action.ts';
 import { builderInput } from './builder-input.ts';
 import { clientOf } from './document-objects.ts';
-import { DOCUMENT_ARGS, QUOTE_ARGS } from './document-schema.ts';
+import { INVOICE_ARGS, QUOTE_ARGS } from './document-schema.ts';
 import type { DocumentService } from './document-service.ts';
 import type { DocumentsContext } from './services.ts';
 
@@ -17,7 +17,7 @@ export function previewAjaxActions(d: DocumentsContext): AjaxAction[] {
     object: clientOf(`${kind}.client_id`),
     fields: { [kind]: `the builder's ${kind} as JSON text, the body of POST /${kind}s` },
     handler: async (req) => {
-      const p = await service.preview(builderInput(req.params, kind, kind === 'invoice' ? DOCUMENT_ARGS : QUOTE_ARGS));
+      const p = await service.preview(builderInput(req.params, kind, kind === 'invoice' ? INVOICE_ARGS : QUOTE_ARGS));
       return {
         currency: p.currency,
         customer: { name: p.customer.name, email: p.customer.email, country: p.customer.country },

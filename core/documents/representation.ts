@@ -99,6 +99,8 @@ export async function invoiceRepresentation(doc: BillingDocument, ctx: Represent
     ...common(doc, ctx, 'invoices'),
     due_date: doc.dueDate,
     overdue: isOverdue(doc, today),
+    period_start: doc.period.start,
+    period_end: doc.period.end,
     recurring_id: doc.recurringId ?? null,
   };
   const arrayed = await ctx.hooks.applyFilters('billing_model_to_array', data, doc);

@@ -31,6 +31,12 @@ export interface Customer {
   address: string;
 }
 
+/** A period of service, `Y-m-d` to `Y-m-d` inclusive; an open end is null (both null: none). */
+export interface ServicePeriod {
+  start: string | null;
+  end: string | null;
+}
+
 /** Money of a document, exact decimal text in its currency (e.g. "1234.50"). */
 export interface StoredTotals {
   subtotal: string;
@@ -74,6 +80,8 @@ export interface BillingDocument {
   invoiceId: number | null;
   parentId: number | null;
   reason: string | null;
+  /** The service period billed (invoices and credit notes; EN 16931 BG-14): `Y-m-d` dates, either may be null. */
+  period: ServicePeriod;
   /** The recurring profile that generated it (invoices of the recurring addon). */
   recurringId?: number | null;
   createdAt: Date;

@@ -5,6 +5,7 @@ import { documentPdf } from '../documents/document-pdf.ts';
 import { newAccessKey } from '../documents/document-service.ts';
 import type { InvoiceService } from '../documents/invoice-service.ts';
 import { takeNumber } from '../documents/numbering.ts';
+import { servicePeriod } from '../documents/service-period.ts';
 import { siteDate } from '../time/site-time.ts';
 import { BillingError } from '../errors.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
@@ -19,6 +20,9 @@ import { lockInvoice, settleInvoice } from './settlement.ts';
 export interface CreditNoteInput {
   amount: number | string;
   reason: string;
+  /** The service period credited (`Y-m-d`); each end not given is the invoice's. */
+  period_start?: string;
+  period_end?: string;
 }
 
 export interface CreditNoteDeps {
@@ -32,7 +36,8 @@ export interface CreditNoteDeps {
 /**
  * Credit notes (`api.creditNotes`): documents of kind `credit_note` in `billing_documents`, each with
  * its parent invoice (`parent_id`), its own gapless sequence (`CN-0001`, option `credit_note_prefix`),
- * an amount of at most the invoice's total less what is already credited, a required reason, and a PDF.
+ * an amount of at most the invoice's total less what is already credited, a required reason, the
+ * invoice's service period unless another is given, and a PDF.
  * Creating one locks the invoice, recomputes its totals (`credited`) and status in the same
  * transaction, and fires `billing_credit_note_created` after commit.
  */
@@ -54,6 +59,7 @@ export class CreditNoteService {
       const invoice = await lockInvoice(tx, invoiceId);
       if (!invoice || invoice.trashed) throw notFound('invoice');
       if (invoice.status === 'draft') throw invalidState('A draft is not issued: change it instead of crediting it.');
+      const period = servicePeriod(input.period_start ?? invoice.period.start, input.period_end ?? invoice.period.end);
       const currency = invoice.currency as CurrencyCode;
       const amount = Money.parse(input.amount, currency, 'amount');
       if (!amount.isPositive()) throw new InvalidAmountError('amount', 'not_positive', 'amount must be greater than 0.');
@@ -115,6 +121,8 @@ export class CreditNoteService {
         due: Money.zero(currency).toString(),
         parent_id: invoice.id,
         reason,
+        period_start: period.start,
+        period_end: period.end,
         access_key: newAccessKey(),
         created_by: actor.id,
       };

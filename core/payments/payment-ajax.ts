@@ -87,7 +87,11 @@ export function paymentAjaxActions(d: PaymentsContext): AjaxAction[] {
       fields: describe(CREDIT_NOTE_FIELDS),
       handler: async (req) => {
         const f = checkFields(CREDIT_NOTE_FIELDS, req.params);
-        const out = await d.creditNotes.create(f.invoice_id, { amount: f.amount, reason: f.reason }, req.actor);
+        const out = await d.creditNotes.create(
+          f.invoice_id,
+          { amount: f.amount, reason: f.reason, period_start: f.period_start, period_end: f.period_end },
+          req.actor,
+        );
         return {
           credit_note: creditNoteRepresentation(out.creditNote, { baseUrl: d.config.baseUrl, timezone: await tz() }),
           invoice: await invoice(out.invoice, req),

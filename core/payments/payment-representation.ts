@@ -28,7 +28,7 @@ export function paymentRepresentation(p: Payment, timezone: string): Record<stri
   };
 }
 
-/** A credit note (docs/documents.md): `{id, number, invoice_id, amount, currency, reason, date, links: {pdf}}`. */
+/** A credit note (docs/documents.md): `{id, number, invoice_id, amount, currency, reason, date, period_start, period_end, links: {pdf}}`. */
 export function creditNoteRepresentation(c: BillingDocument, ctx: { baseUrl: string; timezone: string }): Record<string, unknown> {
   return {
     id: c.id,
@@ -38,6 +38,8 @@ export function creditNoteRepresentation(c: BillingDocument, ctx: { baseUrl: str
     currency: c.currency,
     reason: c.reason ?? '',
     date: siteDateTime(c.createdAt, ctx.timezone),
+    period_start: c.period.start,
+    period_end: c.period.end,
     links: { pdf: `${ctx.baseUrl}/wp-json/billing/v1/credit-notes/${c.id}/pdf` },
   };
 }

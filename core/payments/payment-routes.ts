@@ -194,7 +194,12 @@ export function paymentRoutes(d: PaymentsContext): RestRoute[] {
       handler: async (req) => {
         const { creditNote } = await d.creditNotes.create(
           req.params.id,
-          { amount: req.params.amount, reason: req.params.reason },
+          {
+            amount: req.params.amount,
+            reason: req.params.reason,
+            period_start: req.params.period_start,
+            period_end: req.params.period_end,
+          },
           req.actor,
         );
         return new RestResponse(creditNoteRepresentation(creditNote, { baseUrl: d.config.baseUrl, timezone: await tz() }), 201, {

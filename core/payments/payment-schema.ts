@@ -1,4 +1,5 @@
 import type { ArgSchema } from '../http/rest/route.ts';
+import { SERVICE_PERIOD_PROPERTIES } from '../documents/document-representation-schema.ts';
 import { SITE_DATE_TIME_PATTERN } from '../time/payment-date.ts';
 import { METHOD_NAME, OFFLINE_METHODS, PAYMENT_STATUSES } from './payment.ts';
 
@@ -61,6 +62,12 @@ export const REFUND_ARGS: Record<string, ArgSchema> = {
 export const CREDIT_NOTE_ARGS: Record<string, ArgSchema> = {
   amount: { ...AMOUNT, description: "At most the invoice's total less what is already credited" },
   reason: REASON,
+  period_start: {
+    type: 'string',
+    format: 'date-ymd',
+    description: "Y-m-d: the first day of the service credited; the invoice's when omitted",
+  },
+  period_end: { type: 'string', format: 'date-ymd', description: "Y-m-d, not before period_start; the invoice's when omitted" },
 };
 
 export const CANCEL_ARGS: Record<string, ArgSchema> = {
@@ -134,7 +141,8 @@ export const CREDIT_NOTE_SCHEMA = {
     currency: { type: 'string' },
     reason: { type: 'string' },
     date: { type: 'string', description: 'Y-m-d H:i:s, site timezone' },
+    ...SERVICE_PERIOD_PROPERTIES,
     links: { type: 'object', properties: { pdf: { type: 'string', format: 'uri' } }, required: ['pdf'] },
   },
-  required: ['id', 'number', 'invoice_id', 'amount', 'currency', 'reason', 'date', 'links'],
+  required: ['id', 'number', 'invoice_id', 'amount', 'currency', 'reason', 'date', 'period_start', 'period_end', 'links'],
 };

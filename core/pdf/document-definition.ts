@@ -5,6 +5,7 @@ import type { Content, ContentTable, TableCell, TDocumentDefinitions, Watermark 
 import type { PdfDocumentKind, PdfDocumentModel, PdfDocumentStatus, TaxCategory } from './document-model.ts';
 import { FONT_FAMILY } from './fonts.ts';
 import { countryName, formatDate, formatMoney } from '../display/format.ts';
+import { SERVICE_PERIOD_LABEL, servicePeriodText } from '../display/service-period.ts';
 import { totalsRows } from '../display/totals-rows.ts';
 import { HEADER_FILL, RULE_COLOR } from './table-layouts.ts';
 
@@ -179,6 +180,8 @@ function parties(doc: PdfDocumentModel, money: (a: string) => string): Content {
   const facts: [string, string][] = [['Issue date', formatDate(doc.issueDate)]];
   if (doc.kind === 'invoice' && doc.dueDate) facts.push(['Due date', formatDate(doc.dueDate)]);
   if (doc.kind === 'quote' && doc.expiryDate) facts.push(['Valid until', formatDate(doc.expiryDate)]);
+  const period = doc.kind !== 'quote' ? servicePeriodText(doc.servicePeriod) : null;
+  if (period) facts.push([SERVICE_PERIOD_LABEL, period]);
   if (doc.kind === 'credit_note' && doc.creditNote) facts.push(['Credits invoice', doc.creditNote.invoiceNumber]);
   facts.push(['Currency', doc.currency.toUpperCase()]);
 

@@ -90,6 +90,8 @@ export interface PdfDocumentModel {
   dueDate?: string | null;
   /** Quotes: `Y-m-d`. */
   expiryDate?: string | null;
+  /** Invoices and credit notes: the service period billed (`Y-m-d`, either end may be null). */
+  servicePeriod?: { start: string | null; end: string | null } | null;
   company: PdfCompany;
   customer: PdfCustomer;
   items: PdfLineItem[];

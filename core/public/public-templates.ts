@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import type { BillingDocument } from '../documents/document.ts';
 import { isOverdue, quoteStatus } from '../documents/representation.ts';
 import { formatMoney } from '../display/format.ts';
+import { SERVICE_PERIOD_LABEL, servicePeriodText } from '../display/service-period.ts';
 import { totalsRows } from '../display/totals-rows.ts';
 import { html, type Html } from '../http/html.ts';
 import { breakdownLabel, countryName, taxStatements } from '../tax/index.ts';
@@ -35,6 +36,7 @@ export function page(doc: BillingDocument, c: PageContext): Html {
   const status = kind === 'quote' ? quoteStatus(doc, c.today) : isOverdue(doc, c.today) ? 'overdue' : doc.status;
   const base = `/billing/${kind}/${doc.id}`;
   const keyQuery = `?key=${encodeURIComponent(c.key)}`;
+  const period = kind === 'invoice' ? servicePeriodText(doc.period) : null;
   const totalRows = totalsRows(
     { currency: doc.currency, totals: doc.totals, taxLines: doc.taxBreakdown.map((e) => ({ ...e, label: breakdownLabel(e) })) },
     { settlement: kind === 'invoice' },
@@ -49,7 +51,7 @@ export function page(doc: BillingDocument, c: PageContext): Html {
 ${c.company_address}${c.company_email ? `\n${c.company_email}` : ''}</div>
   <div><strong>Bill to</strong>
 ${doc.customer.name}${doc.customer.company ? `\n${doc.customer.company}` : ''}${doc.customer.email ? `\n${doc.customer.email}` : ''}${doc.customer.address ? `\n${doc.customer.address}` : ''}${doc.customer.country ? `\n${countryName(doc.customer.country)}` : ''}${doc.customer.vat ? `\nVAT ${doc.customer.vat}` : ''}</div>
-  <div>Issued ${doc.issueDate}${doc.dueDate ? `\nDue ${doc.dueDate}` : ''}${doc.expiryDate ? `\nValid until ${doc.expiryDate}` : ''}</div>
+  <div>Issued ${doc.issueDate}${doc.dueDate ? `\nDue ${doc.dueDate}` : ''}${doc.expiryDate ? `\nValid until ${doc.expiryDate}` : ''}${period ? `\n${SERVICE_PERIOD_LABEL} ${period}` : ''}</div>
 </section>
 <table>
   <thead><tr><th>Item</th><th class="num">Qty</th><th class="num">Price</th><th class="num">Amount</th></tr></thead>

@@ -71,6 +71,14 @@ export function ciiXml(model: EinvoiceModel): string {
         text('ram:RateApplicablePercent', e.rate),
       );
     }),
+    // BG-14: after the VAT breakdown, before the allowances (D16B HeaderTradeSettlementType)
+    model.period &&
+      el(
+        'ram:BillingSpecifiedPeriod',
+        null,
+        model.period.start && el('ram:StartDateTime', null, text('udt:DateTimeString', date102(model.period.start), { format: '102' })),
+        model.period.end && el('ram:EndDateTime', null, text('udt:DateTimeString', date102(model.period.end), { format: '102' })),
+      ),
     model.allowances.map((a) =>
       el(
         'ram:SpecifiedTradeAllowanceCharge',

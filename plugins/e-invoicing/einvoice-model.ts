@@ -92,6 +92,8 @@ export interface EinvoiceModel {
   note: string;
   /** Payment terms (BT-20). */
   terms: string;
+  /** The invoice period (BG-14: BT-73 start, BT-74 end, `Y-m-d`), or null when the document has none. */
+  period: { start: string | null; end: string | null } | null;
   /** Credit notes: the invoice credited (BG-3). */
   preceding: { number: string; issueDate: string } | null;
   seller: EinvoiceParty;
@@ -226,6 +228,7 @@ export function einvoiceModel(
     buyerReference: buyerReference(doc, parent),
     note: [doc.kind === 'credit_note' && doc.reason ? doc.reason : '', doc.notes].filter((s) => s.trim()).join('\n\n'),
     terms: doc.kind === 'credit_note' ? `Credit on invoice ${parent?.number ?? ''}`.trim() : doc.terms,
+    period: doc.period.start || doc.period.end ? { start: doc.period.start, end: doc.period.end } : null,
     preceding: doc.kind === 'credit_note' && parent ? { number: parent.number, issueDate: parent.issueDate } : null,
     seller: {
       name: seller.company_name.trim(),

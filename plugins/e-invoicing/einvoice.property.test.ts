@@ -1,6 +1,6 @@
 // Random invoices and credit notes through every format, checked by the official EN 16931 rules (no
 // fatal assertion), the CII also against its D16B schema, and the amounts read back equal to the
-// document's. The rules run in SaxonJS; see test/helpers/en16931.ts.
+// document's; a service period (closed or open at one end) is the invoice period of both syntaxes. The rules run in SaxonJS; see test/helpers/en16931.ts.
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import type { BillingDocument } from '../../core/documents/document.ts';
@@ -37,6 +37,15 @@ const customerArb = fc.constantFrom(
   { name: 'Koper BV', country: 'NL', vat: '', address: 'Damrak 1\n1012 LG Amsterdam', email: 'ap@koper.test' }, // EU, no VAT number: standard
 );
 
+/** The service period (BG-14): none, closed (one day or more), or open at either end. */
+const periodArb = fc
+  .tuple(fc.integer({ min: Date.UTC(2020, 0, 1) / 86400000, max: Date.UTC(2030, 0, 1) / 86400000 }), fc.integer({ min: 0, max: 400 }))
+  .chain(([day, length]) => {
+    const ymd = (d: number) => new Date(d * 86400000).toISOString().slice(0, 10);
+    const [start, end] = [ymd(day), ymd(day + length)];
+    return fc.constantFrom({ start: null, end: null }, { start, end }, { start, end: null }, { start: null, end });
+  });
+
 const specArb: fc.Arbitrary<DocSpec> = fc.record({
   currency: fc.constantFrom('EUR', 'EUR', 'USD', 'GBP', 'JPY', 'SEK', 'CHF', 'HUF'),
   taxRate: fc.constantFrom(...RATES),
@@ -52,6 +61,7 @@ const specArb: fc.Arbitrary<DocSpec> = fc.record({
   paidShare: fc.constantFrom(0, 0, 0.5, 1),
   notes: fc.constantFrom('', 'Thank you & goodbye <3'),
   terms: fc.constantFrom('', 'Payment within 30 days.'),
+  period: periodArb,
 });
 
 /** A spec whose fixed discount fits its subtotal (a larger one is refused long before any e-invoice). */
@@ -67,6 +77,23 @@ function xmlOf(doc: BillingDocument, format: EinvoiceFormat, parent?: BillingDoc
   const { model, missing, invalid } = einvoiceModel(doc, SELLER, format, parent);
   expect({ missing, invalid }).toEqual({ missing: [], invalid: {} });
   return format === 'cii' || format === 'facturx' ? ciiXml(model) : ublXml(model);
+}
+
+/** The document's service period is the XML's invoice period (BG-14), in both syntaxes; none when it has none. */
+function expectPeriod(xml: string, doc: BillingDocument): void {
+  const { start, end } = doc.period;
+  const ubl = /<cac:InvoicePeriod>(.*?)<\/cac:InvoicePeriod>/.exec(xml)?.[1];
+  const cii = /<ram:BillingSpecifiedPeriod>(.*?)<\/ram:BillingSpecifiedPeriod>/.exec(xml)?.[1];
+  const found = ubl ?? cii;
+  if (!start && !end) return expect(found).toBeUndefined();
+  const date = (d: string | null) => (d && cii ? d.replace(/-/g, '') : d);
+  const [s, e] = ubl
+    ? [/<cbc:StartDate>(.*?)</.exec(ubl)?.[1], /<cbc:EndDate>(.*?)</.exec(ubl)?.[1]]
+    : [
+        /<ram:StartDateTime><udt:DateTimeString format="102">(\d{8})</.exec(cii!)?.[1],
+        /<ram:EndDateTime><udt:DateTimeString format="102">(\d{8})</.exec(cii!)?.[1],
+      ];
+  expect([s ?? null, e ?? null]).toEqual([date(start), date(end)]);
 }
 
 /** What the reader finds equals the document's amounts, to the minor unit. */
@@ -109,12 +136,19 @@ describe('e-invoices of random documents', () => {
         expect(await ciiSchemaErrors(cii)).toBe('');
         await expectAmounts(ubl, invoice!);
         await expectAmounts(cii, invoice!);
+        expectPeriod(ubl, invoice!);
+        expectPeriod(cii, invoice!);
 
         if (Number(invoice!.totals.total) > 0) {
           const note = creditNoteOf(invoice!, creditShare, ++id);
           const credit = xmlOf(note, 'ubl', invoice!);
           expect(en16931Fatal(credit, 'ubl')).toEqual([]);
           await expectAmounts(credit, note);
+          expectPeriod(credit, note);
+          const creditCii = xmlOf(note, 'cii', invoice!);
+          expect(en16931Fatal(creditCii, 'cii')).toEqual([]);
+          expect(await ciiSchemaErrors(creditCii)).toBe('');
+          expectPeriod(creditCii, note);
         }
         checked++;
       }),
@@ -139,5 +173,9 @@ describe('e-invoices of random documents', () => {
       '<cbc:TaxAmount currencyID="EUR">18.00</cbc:TaxAmount>',
     );
     expect(en16931Fatal(ubl, 'ubl').map((a) => a.id)).toContain('BR-CO-14');
+    // and a period that ends before it starts (BR-29, BR-CO-19's sibling), in both syntaxes
+    const reversed = { ...invoice, period: { start: '2026-02-01', end: '2026-01-31' } };
+    expect(en16931Fatal(xmlOf(reversed, 'ubl'), 'ubl').map((a) => a.id)).toContain('BR-29');
+    expect(en16931Fatal(xmlOf(reversed, 'cii'), 'cii').map((a) => a.id)).toContain('BR-29');
   });
 });

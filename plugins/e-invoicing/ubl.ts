@@ -39,6 +39,8 @@ export function ublXml(model: EinvoiceModel): string {
     text('cbc:Note', model.note),
     text('cbc:DocumentCurrencyCode', model.currency),
     text('cbc:BuyerReference', model.buyerReference),
+    // BG-14, after the buyer reference in both Invoice-2 and CreditNote-2
+    model.period && el('cac:InvoicePeriod', null, text('cbc:StartDate', model.period.start), text('cbc:EndDate', model.period.end)),
     model.preceding &&
       el(
         'cac:BillingReference',

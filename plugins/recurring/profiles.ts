@@ -101,6 +101,8 @@ export function checkTemplate(template: unknown): Record<string, unknown> {
   if ('number' in t) throw invalid('template', 'template.number: each generated invoice takes the next number.');
   delete t.issue_date;
   delete t.due_date;
+  delete t.period_start;
+  delete t.period_end;
   try {
     checkArgs(DOCUMENT_ARGS, t);
   } catch (err) {

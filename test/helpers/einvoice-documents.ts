@@ -1,6 +1,6 @@
 // Documents for the e-invoice tests without a database: the same computation the document service does
 // (tax treatment, totals per rate group, breakdown), so the mappings can be checked on thousands.
-import type { BillingDocument, DocumentItem } from '../../core/documents/document.ts';
+import type { BillingDocument, DocumentItem, ServicePeriod } from '../../core/documents/document.ts';
 import { computeTotals, Decimal, Money, type CurrencyCode } from '../../core/money/index.ts';
 import { creditParts, taxBreakdown, taxTreatment } from '../../core/tax/index.ts';
 import type { SellerSettings } from '../../plugins/e-invoicing/einvoice-model.ts';
@@ -47,6 +47,8 @@ export interface DocSpec {
   paidShare?: number;
   notes?: string;
   terms?: string;
+  /** The service period billed (BG-14); none when omitted. */
+  period?: ServicePeriod;
 }
 
 /** An issued invoice as the document service would have stored it. */
@@ -115,6 +117,7 @@ export function invoiceOf(spec: DocSpec, id = 1): BillingDocument {
     invoiceId: null,
     parentId: null,
     reason: null,
+    period: spec.period ?? { start: null, end: null },
     createdAt: new Date('2026-03-01T00:00:00Z'),
     updatedAt: new Date('2026-03-01T00:00:00Z'),
   };
