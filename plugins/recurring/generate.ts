@@ -1,6 +1,7 @@
 import { BillingError, siteDate, type DocumentInput, type PluginContext } from '../../core/plugin-api.ts';
 import { PROFILE_COLUMNS, schedule, type ProfileRow } from './profiles.ts';
-import { nextDate, periodDate, withinEnd } from './schedule.ts';
+import { expandPlaceholders } from './placeholders.ts';
+import { nextDate, periodDate, servicePeriod, withinEnd } from './schedule.ts';
 
 export const SEND_TOPIC = 'recurring.send';
 
@@ -26,7 +27,8 @@ type Step = { kind: 'generated'; invoiceId: number } | { kind: 'idle' };
  * most `PERIODS_PER_RUN` of them per profile and run.
  *
  * Each period is one transaction: the profile row is locked (`skip locked`: another instance at work on
- * it is left to finish), the invoice is created through the invoice service with the period's date,
+ * it is left to finish), the invoice is created through the invoice service with the period's date and
+ * the service period it bills (its template's placeholders expanded),
  * and the row of (profile, period date) is written under a unique key: a second invoice for a period
  * cannot commit, whatever runs at once or repeats. A failing profile records its error and the run goes
  * on with the others.
@@ -87,7 +89,15 @@ async function generateOne(ctx: PluginContext, id: number, today: string): Promi
       const template = r.template as unknown as DocumentInput;
       // without auto_send the invoice is issued unless the template says draft; with it, sending issues it
       const status = r.auto_send ? 'draft' : template.status === 'draft' ? 'draft' : 'available';
-      const input: DocumentInput = { ...template, issue_date: date, due_date: undefined, status };
+      const period = servicePeriod(s, n);
+      const input: DocumentInput = {
+        ...periodTemplate(template, period),
+        issue_date: date,
+        due_date: undefined,
+        period_start: period.start,
+        period_end: period.end,
+        status,
+      };
       // the invoice is the profile creator's, as if they had made it: under an own scope they see it
       const invoice = await ctx.api.invoices.createIn(tx, input, {
         actor: ctx.actor,
@@ -122,6 +132,19 @@ async function generateOne(ctx: PluginContext, id: number, today: string): Promi
     }
     throw err;
   }
+}
+
+/** The language placeholders are expanded in: English until documents carry a locale of their own. */
+const TEMPLATE_LOCALE = 'en';
+
+/** The template with its title, item names and descriptions saying which period they bill. */
+function periodTemplate(template: DocumentInput, period: { start: string; end: string }): DocumentInput {
+  const expand = (text: string | undefined) => (text === undefined ? undefined : expandPlaceholders(text, period, TEMPLATE_LOCALE));
+  return {
+    ...template,
+    title: expand(template.title),
+    items: template.items.map((i) => ({ ...i, name: expand(i.name)!, description: expand(i.description) })),
+  };
 }
 
 /** The error of a profile's last attempt, kept on the profile (`last_error`); its next run tries again. */

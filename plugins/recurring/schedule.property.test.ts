@@ -1,9 +1,10 @@
 // The period function against independent oracles: the day-31 rule, leap years, count and date ends,
-// and "today" taken in a site timezone with DST (a schedule moves by calendar days, never by hours).
+// and "today" taken in a site timezone with DST (a schedule moves by calendar days, never by hours);
+// the service periods of consecutive invoices leave no gap and no overlap, from month ends and across DST.
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { addDays, siteDate } from '../../core/time/site-time.ts';
-import { FREQUENCIES, nextDate, periodDate, periodsDue, startsTooFarBack, type Frequency } from './schedule.ts';
+import { FREQUENCIES, nextDate, periodDate, periodsDue, servicePeriod, startsTooFarBack, type Frequency } from './schedule.ts';
 
 const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 const monthLength = (y: number, m: number) => [31, isLeap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]!;
@@ -168,5 +169,77 @@ describe('startsTooFarBack (the start-date rule of a new profile)', () => {
     expect(startsTooFarBack(daily('2000-01-01'), 0, '2026-11-27')).toBe(true);
     expect(startsTooFarBack(daily('2026-11-25'), 0, '2026-11-27')).toBe(true);
     expect(startsTooFarBack(daily('2026-11-26'), 0, '2026-11-27')).toBe(false);
+  });
+});
+
+describe('servicePeriod (billed in advance: from a period date to the day before the next)', () => {
+  /** Start dates biased to month ends: the 28th to the 31st (or the month's last day), where months differ. */
+  const monthEndArb = fc
+    .record({ y: fc.integer({ min: 1990, max: 2090 }), m: fc.integer({ min: 1, max: 12 }), back: fc.integer({ min: 0, max: 3 }) })
+    .map(({ y, m, back }) => ymd(y, m, monthLength(y, m) - back));
+  const startArb = fc.oneof(
+    monthEndArb,
+    dateArb.map((s) => ymd(s.y, s.m, s.d)),
+  );
+
+  it('consecutive invoices cover the calendar: each starts the day after the previous ends, none is empty', () => {
+    fc.assert(
+      fc.property(startArb, freqArb, fc.integer({ min: 0, max: 300 }), (start, f, n) => {
+        const s = { start_date: start, frequency: f };
+        const p = servicePeriod(s, n);
+        const next = servicePeriod(s, n + 1);
+        expect(p.start).toBe(periodDate(start, f, n));
+        expect(jdn(next.start) - jdn(p.end)).toBe(1);
+        expect(jdn(p.end) - jdn(p.start)).toBeGreaterThanOrEqual(0);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('monthly from a month end: 28 to 31 days each, e.g. 31 Jan – 28 Feb in a leap year, then 29 Feb – 30 Mar', () => {
+    fc.assert(
+      fc.property(monthEndArb, fc.integer({ min: 0, max: 240 }), (start, n) => {
+        const p = servicePeriod({ start_date: start, frequency: 'monthly' }, n);
+        const days = jdn(p.end) - jdn(p.start) + 1;
+        expect(days).toBeGreaterThanOrEqual(28);
+        expect(days).toBeLessThanOrEqual(31);
+      }),
+    );
+    const monthly = (n: number) => servicePeriod({ start_date: '2024-01-31', frequency: 'monthly' }, n);
+    expect([0, 1, 2, 3].map(monthly)).toEqual([
+      { start: '2024-01-31', end: '2024-02-28' },
+      { start: '2024-02-29', end: '2024-03-30' },
+      { start: '2024-03-31', end: '2024-04-29' },
+      { start: '2024-04-30', end: '2024-05-30' },
+    ]);
+    expect(servicePeriod({ start_date: '2026-01-01', frequency: 'monthly' }, 0)).toEqual({ start: '2026-01-01', end: '2026-01-31' });
+  });
+
+  it('in a site timezone with DST: the invoices due by local today carry consecutive periods, the last one covering today', () => {
+    const zones = ['Europe/Berlin', 'America/New_York', 'Australia/Sydney', 'America/Santiago'];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...zones),
+        // instants around the spring and autumn changes of both hemispheres (±36 hours)
+        fc.integer({ min: 2020, max: 2030 }),
+        fc.constantFrom(3, 4, 9, 10),
+        fc.integer({ min: 24, max: 31 }),
+        fc.integer({ min: -36 * 60, max: 36 * 60 }),
+        monthEndArb.filter((d) => d >= '2018-01-01' && d <= '2019-12-31'),
+        fc.constantFrom<Frequency>('monthly', 'quarterly', 'weekly'),
+        (tz, year, month, day, minutes, start, f) => {
+          const now = new Date(Date.UTC(year, month - 1, Math.min(day, 30), 1) + minutes * 60000);
+          const today = siteDate(now, tz);
+          expect(today).toBe(now.toLocaleDateString('sv-SE', { timeZone: tz }));
+          const s = { start_date: start, frequency: f, end: { type: 'never' } as const };
+          const due = periodsDue(s, 0, today);
+          const periods = due.map((p) => servicePeriod(s, p.n));
+          for (let i = 1; i < periods.length; i++) expect(jdn(periods[i]!.start) - jdn(periods[i - 1]!.end)).toBe(1);
+          const last = periods[periods.length - 1]!;
+          expect(last.start <= today && today <= last.end).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

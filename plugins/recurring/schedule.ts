@@ -90,3 +90,13 @@ export function firstPeriodFrom(s: Schedule, from: number, today: string): numbe
 export function startsTooFarBack(s: Schedule, first: number, today: string): boolean {
   return periodDate(s.start_date, s.frequency, first + 1) < today;
 }
+
+/**
+ * The service period invoice `n` bills: billed in advance, from its period date to the day before the
+ * next period date, so consecutive invoices cover the calendar without a gap or an overlap (a profile on
+ * the 31st bills 31 Jan – 27 Feb, then 28 Feb – 30 Mar).
+ */
+export function servicePeriod(s: Pick<Schedule, 'start_date' | 'frequency'>, n: number): { start: string; end: string } {
+  const next = periodDate(s.start_date, s.frequency, n + 1);
+  return { start: periodDate(s.start_date, s.frequency, n), end: periodDate(next, 'daily', -1) };
+}
