@@ -2,7 +2,8 @@
 // exempt lines, discounts, reverse charge, export) and of credit notes passes the official EN 16931
 // rules with no fatal assertion; the CII is schema-valid and byte-identical inside the Factur-X PDF;
 // the amounts equal the REST representation; drafts and incomplete data are refused; issuing is
-// refused under einvoice_required; the reader reads every official example and refuses hostile XML.
+// refused under einvoice_required; the reader reads every official example and refuses hostile XML; a
+// service period is the invoice period (BG-14) of every format.
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -182,6 +183,51 @@ describe('e-invoices of random issued invoices, over HTTP', () => {
     // the same invoice, the same bytes
     expect((await call('GET', `/invoices/${inv.body.id}/facturx`)).bytes.equals(fx.bytes)).toBe(true);
   });
+});
+
+describe('the service period (BG-14) over HTTP', () => {
+  it('is the invoice period of the UBL, XRechnung and CII (valid by the official rules) and of a credit note', async () => {
+    const inv = await call('POST', '/invoices', {
+      items: [{ name: 'Hosting', quantity: 1, price: 100 }],
+      client_id: clientIds[0],
+      period_start: '2026-01-01',
+      period_end: '2026-01-31',
+      status: 'available',
+    });
+    expect(inv.status).toBe(201);
+    const ubl = (await call('GET', `/invoices/${inv.body.id}/ubl`)).bytes.toString();
+    const xrechnung = (await call('GET', `/invoices/${inv.body.id}/xrechnung`)).bytes.toString();
+    const cii = (await call('GET', `/invoices/${inv.body.id}/cii`)).bytes.toString();
+    for (const xml of [ubl, xrechnung]) {
+      expect(xml).toContain(
+        '<cac:InvoicePeriod><cbc:StartDate>2026-01-01</cbc:StartDate><cbc:EndDate>2026-01-31</cbc:EndDate></cac:InvoicePeriod>',
+      );
+      expect(en16931Fatal(xml, 'ubl')).toEqual([]);
+    }
+    expect(cii).toContain(
+      '<ram:BillingSpecifiedPeriod><ram:StartDateTime><udt:DateTimeString format="102">20260101</udt:DateTimeString></ram:StartDateTime>' +
+        '<ram:EndDateTime><udt:DateTimeString format="102">20260131</udt:DateTimeString></ram:EndDateTime></ram:BillingSpecifiedPeriod>',
+    );
+    expect(en16931Fatal(cii, 'cii')).toEqual([]);
+    expect(await ciiSchemaErrors(cii)).toBe('');
+
+    const note = await call('POST', `/invoices/${inv.body.id}/credit-notes`, { amount: 20, reason: 'Outage', period_start: '2026-01-10' });
+    expect(note.status).toBe(201);
+    const credit = (await call('GET', `/credit-notes/${note.body.id}/ubl`)).bytes.toString();
+    expect(credit).toContain(
+      '<cac:InvoicePeriod><cbc:StartDate>2026-01-10</cbc:StartDate><cbc:EndDate>2026-01-31</cbc:EndDate></cac:InvoicePeriod>',
+    );
+    expect(en16931Fatal(credit, 'ubl')).toEqual([]);
+
+    // without a period, none is written
+    const plain = await call('POST', '/invoices', {
+      items: [{ name: 'Hosting', quantity: 1, price: 100 }],
+      client_id: clientIds[0],
+      status: 'available',
+    });
+    expect((await call('GET', `/invoices/${plain.body.id}/ubl`)).bytes.toString()).not.toContain('InvoicePeriod');
+    expect((await call('GET', `/invoices/${plain.body.id}/cii`)).bytes.toString()).not.toContain('BillingSpecifiedPeriod');
+  }, 120_000);
 });
 
 describe('refusals', () => {
