@@ -149,6 +149,30 @@ suite('the admin app in Chromium', () => {
     await close();
   });
 
+  it('takes an invoice’s service period in the builder: a reversed one is shown at its field, the fixed one saved and shown again', async () => {
+    const { page, problems, close } = await signedIn('ops');
+    await open(page, 'invoice.php');
+    await page.getByRole('heading', { name: 'New invoice' }).waitFor();
+    await page.getByLabel('Customer name').fill('Period Customer');
+    await page.getByLabel('Item 1 name').fill('Hosting');
+    await page.getByLabel('Item 1 price').fill('25');
+    await page.getByLabel('Service period from').fill('2026-02-01');
+    await page.getByLabel('Service period to').fill('2026-01-31');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.locator('#b-period_end-error').waitFor();
+    expect(await page.locator('#b-period_end-error').textContent()).toContain('must not be before period_start');
+    await page.getByLabel('Service period to').fill('2026-02-28');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForURL(/invoice\.php\?id=\d+/);
+    const id = Number(new URL(page.url()).searchParams.get('id'));
+    expect(await restGet(page, `/invoices/${id}`)).toMatchObject({ period_start: '2026-02-01', period_end: '2026-02-28' });
+    await open(page, `invoice.php?id=${id}`);
+    expect(await page.getByLabel('Service period from').inputValue()).toBe('2026-02-01');
+    expect(await page.getByLabel('Service period to').inputValue()).toBe('2026-02-28');
+    expect(problems).toEqual(['HTTP 400: POST /wp-admin/admin-ajax.php']);
+    await close();
+  });
+
   it('filters, searches and bulk-sends the invoice list: one failure shown beside the two sent', async () => {
     const make = (name: string, email: string | undefined, title: string) =>
       k.api.invoices.create(

@@ -239,6 +239,16 @@ export interface components {
       due_date: string | null;
       /** @description Derived: past its due date with an amount due */
       readonly overdue: boolean;
+      /**
+       * Format: date
+       * @description Y-m-d: the first day of the service billed, or null
+       */
+      period_start: string | null;
+      /**
+       * Format: date
+       * @description Y-m-d: the last day of the service billed, or null
+       */
+      period_end: string | null;
       /** @description The recurring profile that generated it, or null */
       readonly recurring_id: number | null;
     };
@@ -584,6 +594,10 @@ export interface operations {
             type?: 'percent' | 'fixed';
             value?: number | string;
           } & unknown;
+          /** Format: date-ymd */
+          period_start?: string;
+          /** Format: date-ymd */
+          period_end?: string;
         };
         'application/x-www-form-urlencoded': {
           items: {
@@ -626,6 +640,10 @@ export interface operations {
             type?: 'percent' | 'fixed';
             value?: number | string;
           } & unknown;
+          /** Format: date-ymd */
+          period_start?: string;
+          /** Format: date-ymd */
+          period_end?: string;
         };
       };
     };

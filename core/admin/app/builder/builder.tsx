@@ -193,6 +193,26 @@ export function Builder({ props, kind }: { props: Props & { links?: DocumentLink
               onInput={(ev) => set({ due_date: (ev.target as HTMLInputElement).value })}
             />
           </Field>
+          {kind === 'invoice' && (
+            <>
+              <Field id="b-period_start" label="Service period from" error={e('period_start')}>
+                <input
+                  id="b-period_start"
+                  type="date"
+                  value={s.period_start}
+                  onInput={(ev) => set({ period_start: (ev.target as HTMLInputElement).value })}
+                />
+              </Field>
+              <Field id="b-period_end" label="Service period to" error={e('period_end')}>
+                <input
+                  id="b-period_end"
+                  type="date"
+                  value={s.period_end}
+                  onInput={(ev) => set({ period_end: (ev.target as HTMLInputElement).value })}
+                />
+              </Field>
+            </>
+          )}
           <Field id="b-currency" label="Currency" error={e('currency')}>
             <input
               id="b-currency"

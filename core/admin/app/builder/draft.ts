@@ -20,6 +20,9 @@ export interface State {
   title: string;
   issue_date: string;
   due_date: string;
+  /** Invoices: the service period billed, `Y-m-d` or empty. */
+  period_start: string;
+  period_end: string;
   currency: string;
   items: Item[];
   discount_type: '' | 'percent' | 'fixed';
@@ -40,6 +43,8 @@ export const blankState = (currency: string): State => ({
   title: '',
   issue_date: '',
   due_date: '',
+  period_start: '',
+  period_end: '',
   currency,
   items: [blankItem()],
   discount_type: '',
@@ -57,6 +62,8 @@ export function fromDoc(d: Doc, kind: Kind): State {
     title: d.title,
     issue_date: d.issue_date,
     due_date: (kind === 'invoice' ? d.due_date : d.expiry_date) ?? '',
+    period_start: (kind === 'invoice' ? d.period_start : null) ?? '',
+    period_end: (kind === 'invoice' ? d.period_end : null) ?? '',
     currency: d.currency,
     items: d.items.map((i: any) => ({
       key: nextKey++,
@@ -91,6 +98,9 @@ export function toInput(s: State, kind: Kind, forPreview = false): Record<string
   if (!forPreview && s.customer_email.trim()) out.customer_email = s.customer_email.trim();
   if (s.issue_date) out.issue_date = s.issue_date;
   if (s.due_date) out[kind === 'invoice' ? 'due_date' : 'expiry_date'] = s.due_date;
+  // the period changes no total: a half-entered one must not stop the live totals
+  if (kind === 'invoice' && !forPreview && s.period_start) out.period_start = s.period_start;
+  if (kind === 'invoice' && !forPreview && s.period_end) out.period_end = s.period_end;
   if (s.discount_type && s.discount_value.trim()) out.discount = { type: s.discount_type, value: s.discount_value.trim() };
   return out;
 }
