@@ -67,6 +67,8 @@ describe('POST /invoices', () => {
       issue_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       due_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       overdue: false,
+      period_start: null,
+      period_end: null,
       recurring_id: null,
       customer: { name: 'Jane Roe', email: 'jane@roe.test', country: '', vat: '' },
       client_id: null,

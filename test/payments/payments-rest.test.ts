@@ -86,6 +86,8 @@ describe('a newcomer\'s day with money (issue 5, "done when")', () => {
       currency: 'USD',
       reason: 'Two days not worked',
       date: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+      period_start: null,
+      period_end: null,
       links: { pdf: `${svc.kernel.config.baseUrl}/wp-json/billing/v1/credit-notes/${cn.body.id}/pdf` },
     });
     expect((await call(admin, 'GET', `/invoices/${inv.id}`)).body).toMatchObject({
