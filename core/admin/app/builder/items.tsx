@@ -1,6 +1,23 @@
+import { useState } from 'preact/hooks';
+import { COMMON_UNITS, unitTitle } from '../../../units/units.ts';
+import type { ItemSource, ItemSuggestion } from '../../wire.ts';
 import { Field, money } from '../ui.tsx';
 import { blankItem, type Item } from './draft.ts';
+import { ItemSuggestions } from './item-suggestions.tsx';
 import type { Preview } from './preview.ts';
+
+/** A suggestion as the row's fields: what it has replaces what was typed; the quantity stays. */
+function filled(hit: ItemSuggestion): Partial<Item> {
+  const text = (v: string | number | null | undefined) => (v === null || v === undefined ? '' : String(v));
+  return {
+    name: hit.name,
+    ...(hit.description !== undefined ? { description: hit.description } : {}),
+    ...(hit.price !== undefined ? { price: text(hit.price) } : {}),
+    ...(hit.unit !== undefined ? { unit: text(hit.unit) } : {}),
+    ...(hit.taxable !== undefined ? { taxable: hit.taxable } : {}),
+    ...(hit.tax_rate !== undefined ? { tax_rate: text(hit.tax_rate) } : {}),
+  };
+}
 
 /**
  * The item rows: each with its fields, its amount from the preview (counted among the rows that have a
@@ -11,10 +28,16 @@ export function ItemRows(p: {
   editable: boolean;
   preview: Preview | null;
   cur: string;
+  /** The document's currency as typed: suggestions are of it or of none. */
+  currency: string;
+  /** Where item names find suggestions (the plugins' sources, e.g. the item library). */
+  sources: ItemSource[];
   errors: Record<string, string>;
   onChange: (items: Item[]) => void;
 }) {
   const { preview, cur } = p;
+  // the row whose name is being typed: only it offers suggestions
+  const [typing, setTyping] = useState<number | null>(null);
   const e = (k: string) => p.errors[k];
   const setItem = (i: number, patch: Partial<Item>) => p.onChange(p.items.map((it, n) => (n === i ? { ...it, ...patch } : it)));
   const move = (i: number, by: number) => {
@@ -34,9 +57,25 @@ export function ItemRows(p: {
               <input
                 id={`b-items-${i}-name`}
                 value={it.name}
-                onInput={(ev) => setItem(i, { name: (ev.target as HTMLInputElement).value })}
+                autocomplete={p.sources.length ? 'off' : undefined}
+                onInput={(ev) => {
+                  setTyping(it.key);
+                  setItem(i, { name: (ev.target as HTMLInputElement).value });
+                }}
               />
             </Field>
+            {p.editable && typing === it.key && p.sources.length > 0 && (
+              <ItemSuggestions
+                sources={p.sources}
+                term={it.name}
+                currency={p.currency}
+                row={i}
+                onChoose={(hit) => {
+                  setTyping(null);
+                  setItem(i, filled(hit));
+                }}
+              />
+            )}
             <Field id={`b-items-${i}-description`} label={`Item ${i + 1} description`}>
               <input
                 id={`b-items-${i}-description`}
@@ -58,6 +97,26 @@ export function ItemRows(p: {
                 inputMode="decimal"
                 value={it.price}
                 onInput={(ev) => setItem(i, { price: (ev.target as HTMLInputElement).value })}
+              />
+            </Field>
+            <Field id={`b-items-${i}-unit`} label={`Item ${i + 1} unit`} error={e(`items-${i}-unit`)}>
+              <input
+                id={`b-items-${i}-unit`}
+                list="b-units"
+                size={5}
+                maxLength={3}
+                autocapitalize="characters"
+                value={it.unit}
+                onInput={(ev) => setItem(i, { unit: (ev.target as HTMLInputElement).value })}
+              />
+            </Field>
+            <Field id={`b-items-${i}-tax_rate`} label={`Item ${i + 1} tax rate (%)`} error={e(`items-${i}-tax_rate`)}>
+              <input
+                id={`b-items-${i}-tax_rate`}
+                inputMode="decimal"
+                size={5}
+                value={it.tax_rate}
+                onInput={(ev) => setItem(i, { tax_rate: (ev.target as HTMLInputElement).value })}
               />
             </Field>
             <label class="billing-check">
@@ -97,6 +156,12 @@ export function ItemRows(p: {
       <button type="button" onClick={() => p.onChange([...p.items, blankItem()])}>
         Add item
       </button>
+      {/* the units a business bills in, by code with their names; any Recommendation 20 code may be typed */}
+      <datalist id="b-units">
+        {COMMON_UNITS.map((code) => (
+          <option value={code} label={`${code} · ${unitTitle(code)}`} />
+        ))}
+      </datalist>
     </fieldset>
   );
 }
