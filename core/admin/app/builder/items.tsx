@@ -53,29 +53,31 @@ export function ItemRows(p: {
       <ol class="billing-items">
         {p.items.map((it, i) => (
           <li class="billing-item" key={it.key}>
-            <Field id={`b-items-${i}-name`} label={`Item ${i + 1} name`} error={e(`items-${i}-name`)}>
-              <input
-                id={`b-items-${i}-name`}
-                value={it.name}
-                autocomplete={p.sources.length ? 'off' : undefined}
-                onInput={(ev) => {
-                  setTyping(it.key);
-                  setItem(i, { name: (ev.target as HTMLInputElement).value });
-                }}
-              />
-            </Field>
-            {p.editable && typing === it.key && p.sources.length > 0 && (
-              <ItemSuggestions
-                sources={p.sources}
-                term={it.name}
-                currency={p.currency}
-                row={i}
-                onChoose={(hit) => {
-                  setTyping(null);
-                  setItem(i, filled(hit));
-                }}
-              />
-            )}
+            <div class="billing-item-name">
+              <Field id={`b-items-${i}-name`} label={`Item ${i + 1} name`} error={e(`items-${i}-name`)}>
+                <input
+                  id={`b-items-${i}-name`}
+                  value={it.name}
+                  autocomplete={p.sources.length ? 'off' : undefined}
+                  onInput={(ev) => {
+                    setTyping(it.key);
+                    setItem(i, { name: (ev.target as HTMLInputElement).value });
+                  }}
+                />
+              </Field>
+              {p.editable && typing === it.key && p.sources.length > 0 && (
+                <ItemSuggestions
+                  sources={p.sources}
+                  term={it.name}
+                  currency={p.currency}
+                  row={i}
+                  onChoose={(hit) => {
+                    setTyping(null);
+                    setItem(i, filled(hit));
+                  }}
+                />
+              )}
+            </div>
             <Field id={`b-items-${i}-description`} label={`Item ${i + 1} description`}>
               <input
                 id={`b-items-${i}-description`}
@@ -119,36 +121,38 @@ export function ItemRows(p: {
                 onInput={(ev) => setItem(i, { tax_rate: (ev.target as HTMLInputElement).value })}
               />
             </Field>
-            <label class="billing-check">
-              <input
-                type="checkbox"
-                checked={it.taxable}
-                onChange={(ev) => setItem(i, { taxable: (ev.target as HTMLInputElement).checked })}
-              />{' '}
-              Taxable
-            </label>
-            <output class="billing-amount" aria-label={`Item ${i + 1} amount`}>
-              {preview?.items[p.items.slice(0, i).filter((x) => x.quantity.trim() && x.price.trim()).length] &&
-              it.quantity.trim() &&
-              it.price.trim()
-                ? money(preview.items[p.items.slice(0, i).filter((x) => x.quantity.trim() && x.price.trim()).length]!.amount, cur)
-                : ''}
-            </output>
-            <div class="billing-item-actions">
-              <button type="button" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move item ${i + 1} up`}>
-                ↑
-              </button>
-              <button type="button" disabled={i === p.items.length - 1} onClick={() => move(i, 1)} aria-label={`Move item ${i + 1} down`}>
-                ↓
-              </button>
-              <button
-                type="button"
-                disabled={p.items.length === 1}
-                onClick={() => p.onChange(p.items.filter((_, n) => n !== i))}
-                aria-label={`Remove item ${i + 1}`}
-              >
-                Remove
-              </button>
+            <div class="billing-item-foot">
+              <label class="billing-check">
+                <input
+                  type="checkbox"
+                  checked={it.taxable}
+                  onChange={(ev) => setItem(i, { taxable: (ev.target as HTMLInputElement).checked })}
+                />{' '}
+                Taxable
+              </label>
+              <output class="billing-amount" aria-label={`Item ${i + 1} amount`}>
+                {preview?.items[p.items.slice(0, i).filter((x) => x.quantity.trim() && x.price.trim()).length] &&
+                it.quantity.trim() &&
+                it.price.trim()
+                  ? money(preview.items[p.items.slice(0, i).filter((x) => x.quantity.trim() && x.price.trim()).length]!.amount, cur)
+                  : ''}
+              </output>
+              <div class="billing-item-actions">
+                <button type="button" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move item ${i + 1} up`}>
+                  ↑
+                </button>
+                <button type="button" disabled={i === p.items.length - 1} onClick={() => move(i, 1)} aria-label={`Move item ${i + 1} down`}>
+                  ↓
+                </button>
+                <button
+                  type="button"
+                  disabled={p.items.length === 1}
+                  onClick={() => p.onChange(p.items.filter((_, n) => n !== i))}
+                  aria-label={`Remove item ${i + 1}`}
+                >
+                  Remove
+                </button>
+              </div>
             </div>
           </li>
         ))}
