@@ -31,6 +31,11 @@ export function unitName(code: string, locale = 'en'): string {
   return words(code, locale)?.[0] ?? code;
 }
 
+/** A line's quantity as printed, followed by its unit's name when it has one ("12.5 hr", "3"). */
+export function quantityLabel(quantity: string, unit: string | undefined, locale = 'en'): string {
+  return unit ? `${quantity} ${unitName(unit, locale)}` : quantity;
+}
+
 /** A unit's full name in `locale` ("Stunde", "hour"), for lists to choose from; the code when it has none. */
 export function unitTitle(code: string, locale = 'en'): string {
   return words(code, locale)?.[1] ?? code;

@@ -1,6 +1,6 @@
 // Units on document lines (docs/documents.md, Units): a UN/ECE Recommendation 20 code, validated (an
 // unknown code is 400 and nothing is written), kept in the representation and through duplication,
-// printed with its name after the quantity on the PDF and the public page, and written as the line's
+// printed with its name after the quantity on the PDF, the public page and the e-mail, and written as the line's
 // unit code in UBL and CII (C62 where a line names none), which still pass the official EN 16931 rules.
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
@@ -12,7 +12,7 @@ import { ciiSchemaErrors, en16931Fatal, warmEn16931 } from '../helpers/en16931.t
 import { pdfText } from '../pdf/pdf-text.ts';
 import { useService, type TestUser } from '../../testing/index.ts';
 
-const svc = useService({ plugins: ['e-invoicing'], options: { ...SELLER_OPTIONS, currency: 'EUR' } });
+const svc = useService({ plugins: ['e-invoicing'], options: { ...SELLER_OPTIONS, currency: 'EUR' }, mail: true });
 let k: Kernel;
 let admin: TestUser;
 let clientId: number;
@@ -71,7 +71,7 @@ describe('units on document lines', () => {
     expect(await documents()).toBe(before);
   });
 
-  it('prints the unit’s name after the quantity on the PDF and the public page', async () => {
+  it('prints the unit’s name after the quantity on the PDF, the public page and the e-mail', async () => {
     const created = await rest('POST', '/invoices', { client_id: clientId, items: LINES, status: 'available' });
     const id = created.body.id;
     const pdf = await rest('GET', `/invoices/${id}/pdf`);
@@ -87,6 +87,12 @@ describe('units on document lines', () => {
     expect(cells).toContain(`12.5 ${unitName('HUR')}`);
     expect(cells).toContain(`3 ${unitName('MON')}`);
     expect(cells).toContain('1');
+
+    await k.api.mail.sendInvoice(id, CLI);
+    const mail = await svc.mail.waitFor((m) => m.parsed.subject?.includes(created.body.number) ?? false);
+    expect(mail.parsed.text).toContain(`Design hour: 12.5 ${unitName('HUR')} x`);
+    expect(mail.parsed.text).toContain('Licence: 1 x');
+    expect(String(mail.parsed.html)).toContain(`12.5 ${unitName('HUR')}</td>`);
   });
 
   it('writes the unit as the line’s unitCode in UBL and CII (C62 for none), which pass the official rules', async () => {
