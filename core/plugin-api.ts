@@ -61,7 +61,7 @@ export { ISSUED_INVOICE_STATUSES, OPEN_INVOICE_STATUSES, isOpenInvoiceStatus } f
 export type { Payment } from './payments/types.ts';
 export { RECEIVED_PAYMENT_STATUSES, type PaymentStatus } from './payments/statuses.ts';
 export { sqlLiterals } from './db/sql-literals.ts';
-export { containsPattern } from './db/like.ts';
+export { containsPattern, startsPattern } from './db/like.ts';
 export { COMMON_UNITS, DEFAULT_UNIT, isUnitCode, unitName, unitTitle } from './units/units.ts';
 export { UNIT_ARG } from './documents/document-schema.ts';
 export { audit, type Actor, type AuditEntry } from './audit/audit.ts';

@@ -10,7 +10,7 @@ import {
   pageWindow,
   RestResponse,
 } from '../../core/plugin-api.ts';
-import { ITEM_FIELDS, ITEM_SCHEMA, ItemStore } from './items.ts';
+import { ITEM_FIELDS, ITEM_REPRESENTATION, ItemStore } from './items.ts';
 import { itemsScreen } from './screen.ts';
 
 /** The plugin's own services: the items' store. */
@@ -65,7 +65,7 @@ export default definePlugin<Services>({
       path: '/items',
       methods: 'GET',
       capability: VIEW,
-      schema: ITEM_SCHEMA,
+      schema: ITEM_REPRESENTATION,
       args: {
         ...COLLECTION_ARGS,
         search: { ...COLLECTION_ARGS.search, maxLength: TERM_MAX, description: 'Text in the name, SKU or description.' },
@@ -83,7 +83,7 @@ export default definePlugin<Services>({
       path: '/items',
       methods: 'POST',
       capability: CHANGE,
-      schema: ITEM_SCHEMA,
+      schema: ITEM_REPRESENTATION,
       args: { ...ITEM_FIELDS, name: { ...ITEM_FIELDS.name!, required: true }, price: { ...ITEM_FIELDS.price!, required: true } },
       description: 'Add an item to the library.',
       handler: async (req, ctx) => {
@@ -96,7 +96,7 @@ export default definePlugin<Services>({
       methods: 'GET',
       capability: VIEW,
       object: ITEM,
-      schema: ITEM_SCHEMA,
+      schema: ITEM_REPRESENTATION,
       args: ID_ARGS,
       description: 'One item.',
       handler: async (req, ctx) => ctx.self.items.get(req.params.id),
@@ -106,7 +106,7 @@ export default definePlugin<Services>({
       methods: 'PUT',
       capability: CHANGE,
       object: ITEM,
-      schema: ITEM_SCHEMA,
+      schema: ITEM_REPRESENTATION,
       args: { ...ID_ARGS, ...ITEM_FIELDS },
       description: 'Change an item: the fields given; null clears currency, unit, tax rate or SKU. Documents keep their lines.',
       handler: async (req, ctx) => {

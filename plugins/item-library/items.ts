@@ -4,6 +4,7 @@ import {
   audit,
   BillingError,
   containsPattern,
+  startsPattern,
   Decimal,
   isCurrency,
   minorUnits,
@@ -89,7 +90,7 @@ export const ITEM_FIELDS: Record<string, ArgSchema> = {
 };
 
 /** The item's representation schema (the OpenAPI document's, checked against every answer in tests). */
-export const ITEM_SCHEMA = {
+export const ITEM_REPRESENTATION = {
   $schema: 'http://json-schema.org/draft-04/schema#',
   title: 'item',
   type: 'object',
@@ -108,7 +109,7 @@ export const ITEM_SCHEMA = {
   },
 };
 
-/** `digits` padded with zeros to the currency's minor unit: a price reads as money, and keeps what it had beyond. */
+/** A price padded with zeros to its currency's minor unit: it reads as money, and keeps any digits beyond. */
 function priceText(price: string, currency: string | null): string {
   if (!currency) return price;
   const [whole, fraction = ''] = price.split('.');
@@ -222,7 +223,7 @@ export class ItemStore {
    */
   async search(q: { term: string; currency?: string; limit: number; scope: ListScope }): Promise<Item[]> {
     const { where, params } = filters({ search: q.term, currency: q.currency, scope: q.scope });
-    params.push(`${q.term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`, q.limit);
+    params.push(startsPattern(q.term), q.limit);
     const rows = await this.ctx.db.query<ItemRow>(
       `select ${COLUMNS} from item_library_items ${where}
         order by (lower(name) like $${params.length - 1}) desc, lower(name), id limit $${params.length}`,
