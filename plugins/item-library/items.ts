@@ -166,6 +166,12 @@ function columns(input: Record<string, any>): Record<string, unknown> {
   return out;
 }
 
+/** A line that is never taxed has no rate of its own (the document service refuses such a line too). */
+function checkTaxable(item: Record<string, unknown>): void {
+  if (item.taxable === false && item.tax_rate !== null && item.tax_rate !== undefined)
+    throw invalid('tax_rate', 'tax_rate is set on an item that is not taxable.');
+}
+
 export function notFound(): BillingError {
   return new BillingError('billing_rest_not_found', 'No library item has this id.');
 }
@@ -259,6 +265,7 @@ export class ItemStore {
       sku: null,
       ...columns(input),
     };
+    checkTaxable(c);
     const tz = await this.timezone();
     return this.ctx.db.transaction(async (tx) => {
       const [row] = await tx.query<ItemRow>(
@@ -285,6 +292,7 @@ export class ItemStore {
       const before = await this.row(id, tx, true);
       const names = Object.keys(change);
       if (!names.length) return represent(before, tz);
+      checkTaxable({ ...before, ...change });
       const [row] = await tx.query<ItemRow>(
         `update item_library_items set ${names.map((k, i) => `${k} = $${i + 2}`).join(', ')}, updated_at = now()
           where id = $1 returning ${COLUMNS}`,

@@ -88,6 +88,7 @@ describe('REST /items', () => {
       [{ ...good, tax_rate: '101' }, 'tax_rate'],
       [{ ...good, currency: 'EURO' }, 'currency'],
       [{ ...good, name: '   ' }, 'name'],
+      [{ ...good, taxable: false, tax_rate: '7' }, 'tax_rate'],
     ];
     for (const [body, param] of cases) {
       const r = await rest(admin, 'POST', '/items', body);
@@ -102,6 +103,13 @@ describe('REST /items', () => {
     const bad = await rest(admin, 'PUT', `/items/${item.id}`, { unit: 'XXXX', price: '11' });
     expect([bad.status, bad.body.code]).toEqual([400, 'rest_invalid_param']);
     expect((await rest(admin, 'GET', `/items/${item.id}`)).body).toMatchObject({ unit: 'KGM', price: '10' });
+    // nor one that would leave a rate on an item that is never taxed
+    await rest(admin, 'PUT', `/items/${item.id}`, { tax_rate: '7' });
+    expect((await rest(admin, 'PUT', `/items/${item.id}`, { taxable: false })).status).toBe(400);
+    expect((await rest(admin, 'PUT', `/items/${item.id}`, { taxable: false, tax_rate: null })).body).toMatchObject({
+      taxable: false,
+      tax_rate: null,
+    });
   });
 
   it('lists by name in pages, searches name, SKU and description, and counts in X-WP-Total', async () => {
