@@ -154,6 +154,13 @@ suite('the item library in Chromium', () => {
       },
     ]);
     await checkScreen(page, problems, 'builder-item-library');
+
+    // the quote builder is the same builder: the same suggestions
+    await open(page, 'quote.php');
+    await page.getByLabel('Item 1 name').fill('Worksh');
+    await page.getByRole('button', { name: /^Use Workshop day/ }).click();
+    expect(await page.getByLabel('Item 1 unit').inputValue()).toBe('DAY');
+    expect(problems).toEqual([]);
     await close();
   });
 
