@@ -6,7 +6,7 @@
 export { definePlugin, type PluginContext, type PluginDefinition } from './plugins/define-plugin.ts';
 export { action, durable, filter, type Contributions, type ListenerDeclaration } from './plugins/contributions.ts';
 export type { ActionMap, FilterMap, HookDeclaration, HookPolicy, CreationSource, IssueRefusal, IssueContext } from './hooks/hook-map.ts';
-export type { Acceptance, AcceptanceContext, PublicPageContext, DocumentLink } from './hooks/hook-map.ts';
+export type { Acceptance, AcceptanceContext, PublicPageContext, DocumentLink, ItemSource, ItemSuggestion } from './hooks/hook-map.ts';
 export { siteDate, siteDateTime, addDays } from './time/site-time.ts';
 export { formatMoney, formatDate } from './display/format.ts';
 export { totalsRows, type TotalsRow, type TotalsRowKey, type TotalsRowsOptions, type TotalsSource } from './display/totals-rows.ts';
@@ -61,6 +61,9 @@ export { ISSUED_INVOICE_STATUSES, OPEN_INVOICE_STATUSES, isOpenInvoiceStatus } f
 export type { Payment } from './payments/types.ts';
 export { RECEIVED_PAYMENT_STATUSES, type PaymentStatus } from './payments/statuses.ts';
 export { sqlLiterals } from './db/sql-literals.ts';
+export { containsPattern, startsPattern } from './db/like.ts';
+export { COMMON_UNITS, DEFAULT_UNIT, isUnitCode, unitName, unitTitle } from './units/units.ts';
+export { UNIT_ARG } from './documents/document-schema.ts';
 export { audit, type Actor, type AuditEntry } from './audit/audit.ts';
 export type { RoleReader, ScopeReader, UserRoles } from './modules/service-api.ts';
 export type { ListScope } from './scope/types.ts';

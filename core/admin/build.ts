@@ -6,8 +6,12 @@ import { join, relative, resolve } from 'node:path';
 export const APP_DIR = resolve(import.meta.dirname, 'app');
 export const DIST_DIR = resolve(import.meta.dirname, 'dist');
 const MANIFEST = join(DIST_DIR, 'manifest.json');
-/** Core code the bundle includes (the money rules run in the browser from the same files). */
-const SHARED_DIRS = [resolve(import.meta.dirname, '../money'), resolve(import.meta.dirname, '../display')];
+/** Core code the bundle includes (the money rules and the unit names run in the browser from the same files). */
+const SHARED_DIRS = [
+  resolve(import.meta.dirname, '../money'),
+  resolve(import.meta.dirname, '../display'),
+  resolve(import.meta.dirname, '../units'),
+];
 
 export interface AdminManifest {
   /** Hash of every source file the bundle is made from: a different hash means the bundle is stale. */

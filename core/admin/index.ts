@@ -33,9 +33,13 @@ export const adminModule = defineModule({
   ],
   screens: (ctx) => [
     ...CORE_APP_SCREENS.map((s) =>
-      // a document's builder offers the downloads active plugins declare (the e-invoice formats), asked per page
+      // a document's builder offers the downloads active plugins declare (the e-invoice formats) and the
+      // sources of line suggestions (the item library), asked per page
       s.screen === 'invoice' || s.screen === 'quote'
-        ? appScreen(s, ctx.options, async () => ({ links: await ctx.hooks.applyFilters('billing_admin_document_links', [], s.screen) }))
+        ? appScreen(s, ctx.options, async () => ({
+            links: await ctx.hooks.applyFilters('billing_admin_document_links', [], s.screen),
+            itemSources: await ctx.hooks.applyFilters('billing_admin_item_sources', [], s.screen),
+          }))
         : appScreen(s, ctx.options),
     ),
     pluginsScreen(ctx.use.plugins),

@@ -83,3 +83,29 @@ export interface ResourceProps {
   } | null;
   details: ResourceDetails | null;
 }
+
+/**
+ * A source of line suggestions in the document builder, declared by a plugin (`billing_admin_item_sources`).
+ * The builder posts `term` (what is typed in an item name, 1–200 characters) and `currency` (the
+ * document's) to `action` with the page's nonce, and offers what it answers: an array of ItemSuggestion.
+ */
+export interface ItemSource {
+  /** The admin-ajax action, e.g. `billing_search_items`. */
+  action: string;
+  /** What its suggestions are called, e.g. "Item library". */
+  label: string;
+}
+
+/** One suggestion of an ItemSource: choosing it fills the builder's row with the fields it has. */
+export interface ItemSuggestion {
+  name: string;
+  description?: string;
+  /** Exact decimal text or a number. */
+  price?: string | number;
+  /** A UN/ECE Recommendation 20 code. */
+  unit?: string | null;
+  taxable?: boolean;
+  tax_rate?: string | number | null;
+  /** Shown beside the name in the list (an article number). */
+  sku?: string | null;
+}

@@ -8,11 +8,12 @@ import type { BillingDocument } from './document.ts';
  */
 export function documentInput(doc: BillingDocument, overrides: Partial<DocumentInput> = {}): DocumentInput {
   return {
-    items: doc.items.map(({ name, description, quantity, price, taxable, tax_rate }) => ({
+    items: doc.items.map(({ name, description, quantity, price, unit, taxable, tax_rate }) => ({
       name,
       description,
       quantity,
       price,
+      ...(unit ? { unit } : {}),
       taxable,
       tax_rate,
     })),

@@ -7,6 +7,7 @@ import { breakdownLabel, taxStatements } from '../tax/index.ts';
 import type { BillingDocument } from './document.ts';
 import { quoteStatus } from './representation.ts';
 import { siteDate } from '../time/site-time.ts';
+import { unitName } from '../units/units.ts';
 
 export interface DocumentPdfDeps {
   pdf: PdfRenderer;
@@ -65,7 +66,14 @@ export async function documentPdf(
       vat: doc.customer.vat,
       address: doc.customer.address,
     },
-    items: doc.items.map(({ name, description, quantity, price, amount }) => ({ name, description, quantity, price, amount })),
+    items: doc.items.map(({ name, description, quantity, unit, price, amount }) => ({
+      name,
+      description,
+      quantity,
+      ...(unit ? { unit: unitName(unit) } : {}),
+      price,
+      amount,
+    })),
     totals: doc.totals,
     currency: doc.currency,
     taxTreatment: { category: doc.tax.category, statement: taxStatements(doc).join('\n') },

@@ -57,6 +57,7 @@ const commonProperties = (statuses: readonly string[]) => ({
       quantity: { type: 'number' },
       price: { type: 'number' },
       amount: MONEY,
+      unit: { type: ['string', 'null'], description: 'UN/ECE Recommendation 20 unit code, or null (one, C62)' },
       taxable: { type: 'boolean' },
       tax_rate: { type: ['number', 'null'], description: "The item's own rate (percent), or null for the document's" },
     }),

@@ -1,5 +1,15 @@
 import { USER_ID_MAX } from '../identity/users.ts';
 import type { ArgSchema } from '../http/rest/route.ts';
+import { UNIT_CODE_MAX } from '../units/units.ts';
+
+/** A line's unit of measure: a UN/ECE Recommendation 20 code (docs/documents.md, Units). */
+export const UNIT_ARG = {
+  type: 'string',
+  format: 'unit-code',
+  maxLength: UNIT_CODE_MAX,
+  description: 'UN/ECE Recommendation 20 unit code (HUR hour, DAY, MON month, KGM, MTR, LS lump sum, C62 one…); none: one (C62)',
+  invalidMessage: 'unit must be a UN/ECE Recommendation 20 unit code, such as HUR (hour), DAY, C62 (one) or KGM.',
+} as const;
 
 /**
  * The request fields of a document, as ajv schemas: the REST server validates `POST /invoices` with
@@ -15,6 +25,7 @@ export const ITEM_SCHEMA = {
     description: { type: 'string', maxLength: 5000 },
     quantity: { type: ['number', 'string'], description: 'Greater than 0, at most 4 decimals' },
     price: { type: ['number', 'string'], description: 'Unit price, 0 or more, at most 4 decimals' },
+    unit: UNIT_ARG,
     taxable: { type: 'boolean', default: true },
     tax_rate: {
       type: ['number', 'string', 'null'],
@@ -84,6 +95,7 @@ export interface DocumentInput {
     description?: string;
     quantity: number | string;
     price: number | string;
+    unit?: string;
     taxable?: boolean;
     tax_rate?: number | string | null;
   }>;

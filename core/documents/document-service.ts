@@ -348,6 +348,7 @@ export class DocumentService {
         quantity: Decimal.parse(i.quantity, { maxDecimals: LINE_DECIMALS }).toString(),
         price: Decimal.parse(i.price, { maxDecimals: LINE_DECIMALS }).toString(),
         amount: totals.lines[n]!.amount.toString(),
+        ...(i.unit ? { unit: i.unit } : {}),
         taxable: i.taxable,
         ...(i.tax_rate === undefined || i.tax_rate === null
           ? {}
@@ -411,7 +412,7 @@ export class DocumentService {
     const p = await this.prepare(input, tx, doc);
     // items in a fixed key order: jsonb does not keep the order keys were written in
     const lines = (items: DocumentItem[]) =>
-      items.map((i) => [i.name, i.description, i.quantity, i.price, i.amount, i.taxable, i.tax_rate ?? null]);
+      items.map((i) => [i.name, i.description, i.quantity, i.price, i.amount, i.unit ?? null, i.taxable, i.tax_rate ?? null]);
     const now = [
       lines(p.items),
       p.customer,

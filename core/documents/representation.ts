@@ -78,6 +78,7 @@ function common(doc: BillingDocument, ctx: RepresentationContext, route: string)
       quantity: money(i.quantity),
       price: money(i.price),
       amount: money(i.amount),
+      unit: i.unit ?? null,
       taxable: i.taxable,
       tax_rate: i.tax_rate === undefined ? null : money(i.tax_rate),
     })),

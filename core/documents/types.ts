@@ -17,6 +17,8 @@ export interface DocumentItem {
   quantity: string;
   price: string;
   amount: string;
+  /** A UN/ECE Recommendation 20 code (HUR, DAY, …); absent when the line names none (then counted as C62). */
+  unit?: string;
   taxable: boolean;
   /** The item's own rate (percent, exact text) when it overrides the document's; absent otherwise. */
   tax_rate?: string;

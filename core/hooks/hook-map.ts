@@ -11,6 +11,7 @@
  *   }
  *   definePlugin({ …, hooks: { actions: [{ name: 'my_plugin_thing_happened', args: ['thingId'] }] } })
  */
+import type { ItemSource } from '../admin/wire.ts';
 import type { Tx } from '../db/types.ts';
 import type { ErrorCode } from '../errors.ts';
 import type { HookModels } from './hook-models.ts';
@@ -129,7 +130,14 @@ export interface CoreFilterMap {
    * or `quote`; each link names a REST path with `{id}` and the statuses it is shown for.
    */
   billing_admin_document_links: [links: DocumentLink[], kind: string];
+  /**
+   * Where the builder's item name field finds suggestions as it is typed (the item library): `kind` is
+   * `invoice` or `quote`; each source names an admin-ajax action answering ItemSuggestion entries.
+   */
+  billing_admin_item_sources: [sources: ItemSource[], kind: string];
 }
+
+export type { ItemSource, ItemSuggestion } from '../admin/wire.ts';
 
 /** A download on a document's admin screen, declared by a plugin (`billing_admin_document_links`). */
 export interface DocumentLink {
@@ -211,6 +219,8 @@ export const CORE_HOOKS = Object.freeze({
   billing_public_accept_fields: fail('fields', 'quote', 'context'),
   // a broken plugin's link must not take the builder down: the others are still offered
   billing_admin_document_links: { kind: 'filter', args: ['links', 'kind'], onError: 'isolate' },
+  // the same for a source of suggestions: without it, the builder is still a builder
+  billing_admin_item_sources: { kind: 'filter', args: ['sources', 'kind'], onError: 'isolate' },
 } satisfies Record<keyof CoreActionMap | keyof CoreFilterMap, HookSpec>);
 
 type CoreHook = keyof typeof CORE_HOOKS;

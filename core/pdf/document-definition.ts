@@ -224,13 +224,13 @@ function items(doc: PdfDocumentModel, money: (a: string) => string): ContentTabl
           : []),
       ],
     },
-    { text: item.quantity, alignment: 'right' as const },
+    { text: item.unit ? `${item.quantity} ${item.unit}` : item.quantity, alignment: 'right' as const },
     { text: money(item.price), alignment: 'right' as const },
     { text: money(item.amount), alignment: 'right' as const },
   ]);
   return {
     margin: [0, 12, 0, 0],
-    table: { headerRows: 1, dontBreakRows: true, widths: ['*', 44, 82, 88], body: [head, ...rows] },
+    table: { headerRows: 1, dontBreakRows: true, widths: ['*', 60, 82, 88], body: [head, ...rows] },
     layout: 'billingItems',
   };
 }

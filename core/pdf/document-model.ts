@@ -47,6 +47,8 @@ export interface PdfLineItem {
   description: string;
   /** Exact decimal strings, e.g. `"1.5"`, `"120.00"`. */
   quantity: string;
+  /** The unit's name as printed after the quantity ("hr", "Std."); absent or empty: none. */
+  unit?: string;
   price: string;
   amount: string;
 }

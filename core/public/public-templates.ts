@@ -7,6 +7,7 @@ import { totalsRows } from '../display/totals-rows.ts';
 import { html, type Html } from '../http/html.ts';
 import { breakdownLabel, countryName, taxStatements } from '../tax/index.ts';
 import { PUBLIC_HEADERS, publicPage } from './public-layout.ts';
+import { quantityLabel } from '../units/units.ts';
 
 export type Kind = 'invoice' | 'quote';
 
@@ -57,7 +58,7 @@ ${doc.customer.name}${doc.customer.company ? `\n${doc.customer.company}` : ''}${
   <thead><tr><th>Item</th><th class="num">Qty</th><th class="num">Price</th><th class="num">Amount</th></tr></thead>
   <tbody>${doc.items.map(
     (i) => html`<tr><td>${i.name}${i.description ? html`<div class="muted">${i.description}</div>` : ''}</td>
-    <td class="num">${i.quantity}</td><td class="num">${money(i.price)}</td><td class="num">${money(i.amount)}</td></tr>`,
+    <td class="num">${quantityLabel(i.quantity, i.unit)}</td><td class="num">${money(i.price)}</td><td class="num">${money(i.amount)}</td></tr>`,
   )}</tbody>
 </table>
 <table class="totals">${totalRows.map((r) => html`<tr class="${r.grand ? 'grand' : ''}"><td>${r.label}</td><td class="num">${money(r.key === 'discount' ? `-${r.amount}` : r.amount)}</td></tr>`)}</table>

@@ -34,7 +34,7 @@ export function ciiXml(model: EinvoiceModel): string {
       el('ram:AssociatedDocumentLineDocument', null, text('ram:LineID', l.id)),
       el('ram:SpecifiedTradeProduct', null, text('ram:Name', l.name), text('ram:Description', l.description)),
       el('ram:SpecifiedLineTradeAgreement', null, el('ram:NetPriceProductTradePrice', null, amount('ChargeAmount', l.price))),
-      el('ram:SpecifiedLineTradeDelivery', null, text('ram:BilledQuantity', l.quantity, { unitCode: 'C62' })),
+      el('ram:SpecifiedLineTradeDelivery', null, text('ram:BilledQuantity', l.quantity, { unitCode: l.unit })),
       el(
         'ram:SpecifiedLineTradeSettlement',
         null,

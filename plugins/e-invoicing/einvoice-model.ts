@@ -1,5 +1,6 @@
 import {
   Decimal,
+  DEFAULT_UNIT,
   isCurrency,
   minorUnits,
   Money,
@@ -64,6 +65,8 @@ export interface EinvoiceLine {
   description: string;
   /** Exact decimal text, as stored. */
   quantity: string;
+  /** The unit the quantity counts (BT-130): a UN/ECE Recommendation 20 code, C62 ("one") when the line names none. */
+  unit: string;
   price: string;
   /** The line net amount (BT-131): quantity × price at the minor unit. */
   amount: string;
@@ -197,6 +200,7 @@ export function einvoiceModel(
       name: item.name,
       description: item.description,
       quantity: item.quantity,
+      unit: item.unit ?? DEFAULT_UNIT,
       price: item.price,
       amount: item.amount,
       category,

@@ -103,7 +103,7 @@ export function ublXml(model: EinvoiceModel): string {
         credit ? 'cac:CreditNoteLine' : 'cac:InvoiceLine',
         null,
         text('cbc:ID', l.id),
-        text(credit ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity', l.quantity, { unitCode: 'C62' }),
+        text(credit ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity', l.quantity, { unitCode: l.unit }),
         amount('cbc:LineExtensionAmount', l.amount),
         el(
           'cac:Item',

@@ -74,7 +74,9 @@ describe('POST /invoices', () => {
       client_id: null,
       currency: 'USD',
       totals: { subtotal: 361.5, discount: 0, tax: 0, total: 361.5, paid: 0, credited: 0, due: 361.5 },
-      items: [{ name: 'Design work', description: 'Logo', quantity: 3, price: 120.5, amount: 361.5, taxable: true, tax_rate: null }],
+      items: [
+        { name: 'Design work', description: 'Logo', quantity: 3, price: 120.5, amount: 361.5, unit: null, taxable: true, tax_rate: null },
+      ],
       discount: null,
       tax_treatment: { category: 'standard', statement: '' },
       // taxable at the site's rate, 0 % by default: zero rated

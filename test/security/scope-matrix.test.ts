@@ -1,6 +1,6 @@
 // The scope matrix (docs/security.md, Scope): one service with every bundled plugin active and
 // team_sales_scope=own; two billing_sales users, A and B, each with a client, an invoice, a quote, a
-// credit note, a payment and a recurring profile of their own. Then, generated from the live registries —
+// credit note, a payment, a recurring profile and a library item of their own. Then, generated from the live registries —
 // every REST route and every AJAX action of the core and of the plugins, not a list written here — every
 // object a route or an action names is asked for by B with A's object in it: each answers as for a
 // missing object (404 `billing_rest_not_found`, or the code the declaration gives for a reference in a
@@ -32,6 +32,7 @@ interface Objects {
   payment: number;
   credit_note: number;
   recurring: number;
+  item: number;
 }
 
 const svc = useService();
@@ -139,7 +140,8 @@ beforeAll(async () => {
       frequency: 'monthly',
       start_date: '2031-01-01',
     });
-    expect([payment.status, note.status, profile.status]).toEqual([201, 201, 201]);
+    const item = await rest(user, 'POST', '/billing/v1/items', { name: `Service of ${as}`, price: '10', unit: 'HUR' });
+    expect([payment.status, note.status, profile.status, item.status]).toEqual([201, 201, 201, 201]);
     who[as].objects = {
       invoice: id,
       number: invoice.body.number,
@@ -148,6 +150,7 @@ beforeAll(async () => {
       payment: payment.body.id,
       credit_note: note.body.id,
       recurring: profile.body.id,
+      item: item.body.id,
     };
   }
 }, 120000);
@@ -316,6 +319,7 @@ describe('B against A’s objects, on every route and action of the live registr
       `/payments/${a.payment}`,
       `/credit-notes/${a.credit_note}`,
       `/recurring/${a.recurring}`,
+      `/items/${a.item}`,
       `/invoices/${a.invoice}/ubl`,
       `/credit-notes/${a.credit_note}/ubl`,
     ]) {
@@ -343,8 +347,15 @@ describe('lists: B’s hold B’s objects and never A’s, and X-WP-Total counts
       expect([key, b.total > 0]).toEqual([key, true]);
       checked++;
     }
-    // invoices, quotes, clients, payments, recurring profiles
-    expect(checked).toBeGreaterThanOrEqual(5);
+    // invoices, quotes, clients, payments, recurring profiles, library items
+    expect(checked).toBeGreaterThanOrEqual(6);
+  });
+});
+
+describe('the item library’s search is narrowed as its list is', () => {
+  it('billing_search_items offers B its own items and never A’s', async () => {
+    const found = await ajax('b', { action: 'billing_search_items', term: 'service of' });
+    expect(found.body.data.map((i: { id: number }) => i.id)).toEqual([who.b.objects.item]);
   });
 });
 

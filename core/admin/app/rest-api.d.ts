@@ -199,6 +199,8 @@ export interface components {
         price: number;
         /** @description Rounded to the currency's minor unit */
         amount: number;
+        /** @description UN/ECE Recommendation 20 unit code, or null (one, C62) */
+        unit: string | null;
         taxable: boolean;
         /** @description The item's own rate (percent), or null for the document's */
         tax_rate: number | null;
@@ -306,6 +308,8 @@ export interface components {
         price: number;
         /** @description Rounded to the currency's minor unit */
         amount: number;
+        /** @description UN/ECE Recommendation 20 unit code, or null (one, C62) */
+        unit: string | null;
         taxable: boolean;
         /** @description The item's own rate (percent), or null for the document's */
         tax_rate: number | null;
@@ -562,6 +566,11 @@ export interface operations {
             quantity: number | string;
             /** @description Unit price, 0 or more, at most 4 decimals */
             price: number | string;
+            /**
+             * Format: unit-code
+             * @description UN/ECE Recommendation 20 unit code (HUR hour, DAY, MON month, KGM, MTR, LS lump sum, C62 one…); none: one (C62)
+             */
+            unit?: string;
             /** @default true */
             taxable?: boolean;
             /** @description Percent (0–100, at most 4 decimals) this taxable item is taxed at, instead of the document's rate */
@@ -608,6 +617,11 @@ export interface operations {
             quantity: number | string;
             /** @description Unit price, 0 or more, at most 4 decimals */
             price: number | string;
+            /**
+             * Format: unit-code
+             * @description UN/ECE Recommendation 20 unit code (HUR hour, DAY, MON month, KGM, MTR, LS lump sum, C62 one…); none: one (C62)
+             */
+            unit?: string;
             /** @default true */
             taxable?: boolean;
             /** @description Percent (0–100, at most 4 decimals) this taxable item is taxed at, instead of the document's rate */
@@ -1099,6 +1113,11 @@ export interface operations {
             quantity: number | string;
             /** @description Unit price, 0 or more, at most 4 decimals */
             price: number | string;
+            /**
+             * Format: unit-code
+             * @description UN/ECE Recommendation 20 unit code (HUR hour, DAY, MON month, KGM, MTR, LS lump sum, C62 one…); none: one (C62)
+             */
+            unit?: string;
             /** @default true */
             taxable?: boolean;
             /** @description Percent (0–100, at most 4 decimals) this taxable item is taxed at, instead of the document's rate */
@@ -1143,6 +1162,11 @@ export interface operations {
             quantity: number | string;
             /** @description Unit price, 0 or more, at most 4 decimals */
             price: number | string;
+            /**
+             * Format: unit-code
+             * @description UN/ECE Recommendation 20 unit code (HUR hour, DAY, MON month, KGM, MTR, LS lump sum, C62 one…); none: one (C62)
+             */
+            unit?: string;
             /** @default true */
             taxable?: boolean;
             /** @description Percent (0–100, at most 4 decimals) this taxable item is taxed at, instead of the document's rate */

@@ -3,6 +3,7 @@ import type { BillingDocument } from '../../documents/document.ts';
 import { formatMoney } from '../../display/format.ts';
 import { totalsRows } from '../../display/totals-rows.ts';
 import { breakdownLabel } from '../../tax/index.ts';
+import { quantityLabel } from '../../units/units.ts';
 import type { SlotValues } from '../compiled-template.ts';
 import type { MailCompany } from './template.ts';
 
@@ -98,14 +99,14 @@ export function itemRows(doc: BillingDocument, withDue: boolean): Html {
   const money = (v: string) => formatMoney(v, doc.currency);
   const totals = mailTotals(doc, withDue);
   return html`<tr style="color:#6b7280;font-size:12px;text-align:left"><th style="${CELL}">Item</th><th style="${NUM}">Qty</th><th style="${NUM}">Price</th><th style="${NUM}">Amount</th></tr>
-${doc.items.map((i) => html`<tr><td style="${CELL}">${i.name}${i.description ? html`<br><span style="color:#6b7280;font-size:12px">${i.description}</span>` : ''}</td><td style="${NUM}">${i.quantity}</td><td style="${NUM}">${money(i.price)}</td><td style="${NUM}">${money(i.amount)}</td></tr>`)}
+${doc.items.map((i) => html`<tr><td style="${CELL}">${i.name}${i.description ? html`<br><span style="color:#6b7280;font-size:12px">${i.description}</span>` : ''}</td><td style="${NUM}">${quantityLabel(i.quantity, i.unit)}</td><td style="${NUM}">${money(i.price)}</td><td style="${NUM}">${money(i.amount)}</td></tr>`)}
 ${totals.map(({ label, amount, grand }) => html`<tr${grand ? html` style="font-weight:600"` : ''}><td colspan="3" style="padding:4px 0;text-align:right">${label}</td><td style="padding:4px 0;text-align:right;white-space:nowrap">${amount}</td></tr>`)}`;
 }
 
 /** The same lines and totals for the text part. */
 export function itemText(doc: BillingDocument, withDue: boolean): string {
   const money = (v: string) => formatMoney(v, doc.currency);
-  const out = doc.items.map((i) => `- ${i.name}: ${i.quantity} x ${money(i.price)} = ${money(i.amount)}`);
+  const out = doc.items.map((i) => `- ${i.name}: ${quantityLabel(i.quantity, i.unit)} x ${money(i.price)} = ${money(i.amount)}`);
   out.push('', ...mailTotals(doc, withDue).map((r) => `${r.label}: ${r.amount}`));
   return out.join('\n');
 }

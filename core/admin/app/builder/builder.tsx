@@ -5,13 +5,14 @@ import { Busy, can, Field, Notice, StatusBadge, type Props } from '../ui.tsx';
 import { CustomerPicker } from './customer-picker.tsx';
 import { Downloads, type DocumentLink } from './downloads.tsx';
 import { blankState, fieldErrors, fromDoc, toInput, type State } from './draft.ts';
+import type { ItemSource } from '../../wire.ts';
 import { ItemRows } from './items.tsx';
 import { CreditPanel, PaymentPanel } from './panels.tsx';
 import { usePreview } from './preview.ts';
 import { Totals } from './totals.tsx';
 
 /** The invoice and quote builder: one component, the document kind decides the rest. */
-export function Builder({ props, kind }: { props: Props & { links?: DocumentLink[] }; kind: Kind }) {
+export function Builder({ props, kind }: { props: Props & { links?: DocumentLink[]; itemSources?: ItemSource[] }; kind: Kind }) {
   const id = Number(props.query.id) || null;
   const [doc, setDoc] = useState<Doc | null>(null);
   const [s, setS] = useState<State>(() => blankState(props.currency));
@@ -225,7 +226,16 @@ export function Builder({ props, kind }: { props: Props & { links?: DocumentLink
           </Field>
         </div>
       </fieldset>
-      <ItemRows items={s.items} editable={editable} preview={preview} cur={cur} errors={errors} onChange={(items) => set({ items })} />
+      <ItemRows
+        items={s.items}
+        editable={editable}
+        preview={preview}
+        cur={cur}
+        currency={s.currency}
+        sources={props.itemSources ?? []}
+        errors={errors}
+        onChange={(items) => set({ items })}
+      />
       <fieldset disabled={!editable}>
         <legend>Discount, notes and terms</legend>
         <div class="billing-grid">

@@ -8,7 +8,11 @@ export interface Item {
   description: string;
   quantity: string;
   price: string;
+  /** A UN/ECE Recommendation 20 code, or empty for none. */
+  unit: string;
   taxable: boolean;
+  /** The item's own tax rate (percent), or empty for the document's. */
+  tax_rate: string;
 }
 
 /** The builder's draft: what the form shows, before the server has read it. */
@@ -32,7 +36,16 @@ export interface State {
 }
 
 let nextKey = 1;
-export const blankItem = (): Item => ({ key: nextKey++, name: '', description: '', quantity: '1', price: '', taxable: true });
+export const blankItem = (): Item => ({
+  key: nextKey++,
+  name: '',
+  description: '',
+  quantity: '1',
+  price: '',
+  unit: '',
+  taxable: true,
+  tax_rate: '',
+});
 
 /** A new document's draft, in the site's currency. */
 export const blankState = (currency: string): State => ({
@@ -71,7 +84,9 @@ export function fromDoc(d: Doc, kind: Kind): State {
       description: i.description ?? '',
       quantity: String(i.quantity),
       price: String(i.price),
+      unit: i.unit ?? '',
       taxable: i.taxable,
+      tax_rate: i.tax_rate === null || i.tax_rate === undefined ? '' : String(i.tax_rate),
     })),
     discount_type: d.discount?.type ?? '',
     discount_value: d.discount ? String(d.discount.value) : '',
@@ -89,7 +104,10 @@ export function toInput(s: State, kind: Kind, forPreview = false): Record<string
       description: i.description,
       quantity: i.quantity.trim(),
       price: i.price.trim(),
+      // a unit changes no total: a half-typed code must not stop the live totals
+      ...(!forPreview && i.unit.trim() ? { unit: i.unit.trim().toUpperCase() } : {}),
       taxable: i.taxable,
+      ...(i.tax_rate.trim() ? { tax_rate: i.tax_rate.trim() } : {}),
     }));
   const out: Record<string, unknown> = { items, title: s.title, notes: s.notes, terms: s.terms, currency: s.currency.trim().toUpperCase() };
   if (s.client_id) out.client_id = s.client_id;
