@@ -16,6 +16,7 @@ import type { ErrorCode } from '../errors.ts';
 import type { HookModels } from './hook-models.ts';
 import type { Html } from '../http/html.ts';
 import type { ListScope } from '../scope/types.ts';
+import type { ImportResource } from '../imports/types.ts';
 
 type Invoice = HookModels['invoice'];
 type Quote = HookModels['quote'];
@@ -129,6 +130,11 @@ export interface CoreFilterMap {
    * or `quote`; each link names a REST path with `{id}` and the statuses it is shown for.
    */
   billing_admin_document_links: [links: DocumentLink[], kind: string];
+  /**
+   * What a CSV can be imported as (`POST /imports?resource=`): the core's clients, invoices and payments,
+   * and what plugins add (an item library's `items`), each a resource declared as data.
+   */
+  billing_import_resources: [resources: ImportResource<any>[]];
 }
 
 /** A download on a document's admin screen, declared by a plugin (`billing_admin_document_links`). */
@@ -211,6 +217,8 @@ export const CORE_HOOKS = Object.freeze({
   billing_public_accept_fields: fail('fields', 'quote', 'context'),
   // a broken plugin's link must not take the builder down: the others are still offered
   billing_admin_document_links: { kind: 'filter', args: ['links', 'kind'], onError: 'isolate' },
+  // a broken plugin's resource must not take the core's imports down
+  billing_import_resources: { kind: 'filter', args: ['resources'], onError: 'isolate' },
 } satisfies Record<keyof CoreActionMap | keyof CoreFilterMap, HookSpec>);
 
 type CoreHook = keyof typeof CORE_HOOKS;
