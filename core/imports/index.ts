@@ -10,7 +10,8 @@ import { paymentsResource } from './resources/payments.ts';
 
 /**
  * CSV import (docs/import-export.md): uploads previewed, kept and committed on their own queue topic;
- * clients, invoices and payments as resources, more through `billing_import_resources`.
+ * clients, invoices and payments as resources, more through `billing_import_resources`. Expired uploads
+ * go with the site's `billing_expired_cleanup` job.
  */
 export const importsModule = defineModule({
   name: 'imports',
@@ -39,14 +40,6 @@ export const importsModule = defineModule({
       attempts: 3,
       concurrency: 1,
       handle: (item) => ctx.self.run(Number(item.payload.import)),
-    },
-  ],
-  jobs: (ctx) => [
-    {
-      hook: 'billing_imports_cleanup',
-      schedule: '41 * * * *',
-      description: 'Drops CSV uploads a day after their preview (a week after their import)',
-      run: () => ctx.self.cleanup(),
     },
   ],
 });
