@@ -1,3 +1,4 @@
+import { appScreen } from '../admin/app-screens.ts';
 import type { Database } from '../db/database.ts';
 import { defineModule } from '../modules/define-module.ts';
 import { importCsvCommand } from './import-csv-command.ts';
@@ -31,6 +32,30 @@ export const importsModule = defineModule({
   },
   objects: [{ kind: 'import', noun: 'import', table: 'billing_imports', owner: 'created_by' }],
   rest: (ctx) => importRoutes(ctx.self, ctx.config),
+  // Settings › Import & export: reached from the Settings screen, under its capability
+  screens: (ctx) => [
+    appScreen(
+      {
+        slug: 'import-export.php',
+        title: 'Import & export',
+        order: 81,
+        capability: 'bill_manage_settings',
+        screen: 'import',
+        hidden: true,
+        parent: 'settings.php',
+      },
+      ctx.options,
+      async () => ({
+        // what each resource takes, as the mapping selects offer it (a plugin's resources included)
+        resources: (await ctx.self.resources()).map((r) => ({
+          name: r.name,
+          label: r.label,
+          fields: r.fields.map((f) => ({ name: f.name, label: f.label })),
+          presets: Object.keys(r.presets ?? {}),
+        })),
+      }),
+    ),
+  ],
   commands: (ctx) => [importCsvCommand(ctx.self)],
   queues: (ctx) => [
     {
