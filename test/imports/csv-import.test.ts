@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { closeBoundedWorkers } from '../../core/workers/bounded-worker.ts';
+import { ImportRowError, type ImportResource } from '../../core/plugin-api.ts';
 import { useService, waitFor, type TestUser } from '../../testing/index.ts';
 
 const svc = useService();
@@ -311,5 +312,43 @@ describe('billing import csv', () => {
     expect(done).toMatchObject({ status: 'done', created: 0, failed: [] });
     const list = await svc.rest(admin).get('/clients?search=iris%40maple.example');
     expect(list.body[0]).toMatchObject({ name: 'Iris', company: 'Maple Studio' });
+  });
+});
+
+describe('resources added through billing_import_resources', () => {
+  it('a listener adds a resource as data: previewed, mapped by its synonyms and written by its own code', async () => {
+    const written: Array<{ sku: string; name: string }> = [];
+    const notes: ImportResource<{ sku: string; name: string }> = {
+      name: 'test_items',
+      label: 'Test items',
+      fields: [
+        { name: 'sku', label: 'SKU', synonyms: ['Item Code'] },
+        { name: 'name', label: 'Name' },
+      ],
+      prepare(rows) {
+        const v = rows[0]!.values;
+        if (!v.sku) throw new ImportRowError('sku: required', 'sku');
+        return { sku: v.sku, name: v.name ?? '' };
+      },
+      async write(records) {
+        return records.map((r) => {
+          if (written.some((w) => w.sku === r.sku)) return 'skipped';
+          written.push(r);
+          return 'created';
+        });
+      },
+    };
+    const remove = svc.kernel.hooks.addFilter('billing_import_resources', async (list) => [...list, notes], 10, 'test-plugin');
+    try {
+      const csv = 'Item Code,Name\nA-1,Anvil\n,Nameless\nB-2,Bolt\n';
+      const p = await preview(csv, 'test_items');
+      expect(p.body).toMatchObject({ mapping: { 'Item Code': 'sku', Name: 'name' }, errors: [{ row: 2, column: 'sku' }] });
+      expect(await importCsv(csv, 'test_items')).toMatchObject({ created: 2, failed: [{ row: 2, message: 'sku: required' }] });
+      expect(await importCsv(csv, 'test_items')).toMatchObject({ created: 0, skipped: 2 });
+      expect(written.map((w) => w.name)).toEqual(['Anvil', 'Bolt']);
+    } finally {
+      remove();
+    }
+    expect((await preview('a,b\n1,2\n', 'test_items')).body.code).toBe('rest_invalid_param');
   });
 });
