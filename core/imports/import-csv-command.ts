@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { CLI } from '../audit/audit.ts';
 import type { Command } from '../cli/command.ts';
 import type { ImportService } from './import-service.ts';
+import { withChanges } from './mapping.ts';
 import type { DateFormat, DecimalSeparator } from './cell-readers.ts';
 
 /**
@@ -35,7 +36,7 @@ export function importCsvCommand(imports: ImportService): Command {
         const field = m.slice(at + 1).trim();
         mapping[m.slice(0, at).trim()] = field === '' ? null : field;
       }
-      if (!flags.commit) return { ...preview, mapping: { ...preview.mapping, ...mapping } };
+      if (!flags.commit) return { ...preview, mapping: withChanges(preview.mapping, mapping) };
       return imports.commit(
         preview.id,
         {

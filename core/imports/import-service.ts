@@ -7,7 +7,7 @@ import { runBounded } from '../workers/bounded-worker.ts';
 import { invalidParam } from '../validation/invalid-param.ts';
 import { cellReaders, type DateFormat, type DecimalSeparator } from './cell-readers.ts';
 import { CsvReadError, readRecords, type CsvShape } from './csv-reader.ts';
-import { mappingProblems, mapRecord, proposeMapping, type Mapping } from './mapping.ts';
+import { mappingProblems, mapRecord, proposeMapping, withChanges, type Mapping } from './mapping.ts';
 import type { CsvPreview } from './preview-worker.ts';
 import { ImportRowError, type ImportEnv, type ImportPreset, type ImportResource, type ImportRow, type ImportState } from './types.ts';
 
@@ -198,10 +198,7 @@ export class ImportService {
         details: { mapping: problems },
       });
     }
-    const mapping = { ...row.mapping, ...changes };
-    // a field the changes gave to another column is no longer the old column's
-    for (const [c, f] of Object.entries(changes))
-      if (f) for (const k of Object.keys(mapping)) if (k !== c && mapping[k] === f) mapping[k] = null;
+    const mapping = withChanges(row.mapping, changes);
     const options = { date_format: opts.date_format ?? 'auto', decimal_separator: opts.decimal_separator ?? '.', actor };
     const queued = await this.db.transaction(async (tx) => {
       const done = await tx.query(

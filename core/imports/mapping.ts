@@ -75,3 +75,13 @@ export function mapRecord(
   });
   return values;
 }
+
+/** `mapping` with `changes` applied column by column: a field a change gives to a column leaves the column that had it. */
+export function withChanges(mapping: Mapping, changes: Readonly<Record<string, string | null>>): Mapping {
+  const out: Mapping = { ...mapping };
+  for (const [column, field] of Object.entries(changes)) {
+    if (field) for (const c of Object.keys(out)) if (c !== column && out[c] === field) out[c] = null;
+    out[column] = field;
+  }
+  return out;
+}

@@ -87,6 +87,12 @@ export function ImportExport({ props }: { props: Props & { resources: ResourceSp
     }
   }
 
+  // a field fills one column: choosing it for a column takes it from the one that had it
+  const choose = (column: string, field: string | null) => {
+    const next = { ...mapping };
+    if (field) for (const c of Object.keys(next)) if (next[c] === field) next[c] = null;
+    setMapping({ ...next, [column]: field });
+  };
   const sample = (column: string) => {
     const field = mapping[column];
     return field
@@ -162,7 +168,7 @@ export function ImportExport({ props }: { props: Props & { resources: ResourceSp
                         id={`map-${i}`}
                         value={mapping[c] ?? ''}
                         disabled={Boolean(state)}
-                        onChange={(e) => setMapping({ ...mapping, [c]: e.currentTarget.value || null })}
+                        onChange={(e) => choose(c, e.currentTarget.value || null)}
                       >
                         <option value="">(ignore)</option>
                         {spec.fields.map((f) => (
