@@ -57,6 +57,7 @@ export function importCsvCommand(imports: ImportService): Command {
       columns?: string[];
       mapping?: Record<string, string | null>;
       rows?: number;
+      errors?: Array<{ row: number; message: string }>;
     }) {
       if (r.status) {
         const lines = [`${r.status}: created ${r.created}, updated ${r.updated}, skipped ${r.skipped}, failed ${r.failed!.length}`];
@@ -65,6 +66,7 @@ export function importCsvCommand(imports: ImportService): Command {
       }
       const lines = [`${r.rows} rows; columns → fields:`];
       for (const c of r.columns!) lines.push(`  ${c} → ${r.mapping![c] ?? '(ignored)'}`);
+      for (const e of r.errors ?? []) lines.push(`row ${e.row}: ${e.message}`);
       lines.push('Run again with --commit to import (and --map column=field to change the mapping).');
       return lines.join('\n');
     },

@@ -153,19 +153,27 @@ export class ImportService {
     const errors: ImportPreviewAnswer['errors'] = read.error ? [{ row: read.error.row, column: null, message: read.error.message }] : [];
     const env: ImportEnv = { actor, read: cellReaders('.', 'auto') };
     const sample: Array<Record<string, string>> = [];
+    // the first rows' records checked as the commit will check them (a record still going on past the
+    // sample, the file's last rows unseen, is not: its rows are not all here)
+    const groups: ImportRow[][] = [];
     read.sample.forEach((record, i) => {
       const values = mapRecord(record, read.columns, mapping, preset);
       if (!values) return;
       sample.push(values);
-      if (resource.groupBy) return; // a record of several rows cannot be checked from its first few
-      try {
-        resource.prepare([{ row: i + 1, values }], env);
-      } catch (err) {
-        if (err instanceof ImportRowError || err instanceof BillingError) {
-          errors.push({ row: i + 1, column: err instanceof ImportRowError ? err.field : null, message: err.message });
-        } else throw err;
-      }
+      const last = groups[groups.length - 1];
+      const by = resource.groupBy;
+      if (by && last && (last[0]!.values[by] ?? '') === (values[by] ?? '')) last.push({ row: i + 1, values });
+      else groups.push([{ row: i + 1, values }]);
     });
+    const complete = resource.groupBy && read.rows > read.sample.length ? groups.slice(0, -1) : groups;
+    for (const rows of complete) {
+      try {
+        resource.prepare(rows, env);
+      } catch (err) {
+        if (!(err instanceof ImportRowError || err instanceof BillingError)) throw err;
+        errors.push({ row: rows[0]!.row, column: err instanceof ImportRowError ? err.field : null, message: err.message });
+      }
+    }
     return { id, resource: resource.name, preset: presetName, columns: read.columns, mapping, rows: read.rows, sample, errors };
   }
 

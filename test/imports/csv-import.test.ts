@@ -82,6 +82,16 @@ describe('preview', () => {
     });
   });
 
+  it("lists the first rows' problems, checked as the commit will (an invoice's rows together)", async () => {
+    const csv =
+      'number,customer_name,item_name,item_quantity,item_price,date\nP-1,A,One,1,5,2024-01-01\nP-1,A,Two,x,5,2024-01-01\nP-2,B,Three,1,5,2024-13-40\n';
+    const res = await preview(csv, 'invoices');
+    expect(res.body.errors).toEqual([
+      { row: 1, column: 'item_quantity', message: expect.stringMatching(/item_quantity: "x" is not an amount/) },
+      { row: 3, column: 'date', message: expect.stringMatching(/date: "2024-13-40" is not a date/) },
+    ]);
+  });
+
   it('refuses an unknown resource or preset, and a file that is no CSV', async () => {
     expect((await preview('a,b\n1,2\n', 'spaceships')).body.code).toBe('rest_invalid_param');
     expect((await preview('a,b\n1,2\n', 'clients', 'quickbooks')).body.code).toBe('rest_invalid_param');
