@@ -2,6 +2,7 @@
 // throughput and p99 next to a bare baseline measured in the same run, and their ratio.
 import { benchEnv, formatRow, type Scenario } from './harness.ts';
 import { auth } from './scenarios/auth.ts';
+import { csvImport } from './scenarios/csv-import.ts';
 import { databases } from './scenarios/databases.ts';
 import { documents } from './scenarios/documents.ts';
 import { einvoice } from './scenarios/einvoice.ts';
@@ -30,6 +31,7 @@ const SCENARIOS: Scenario[] = [
   webhooks,
   recurring,
   reminders,
+  csvImport,
   screens,
   scale,
   memory,

@@ -38,6 +38,8 @@ export const ERROR_STATUS = {
   billing_pdf_busy: 503,
   // every worker that reads untrusted files (e-invoices, images) is busy and its queue is full: `data.retry_after`
   billing_busy: 503,
+  // a CSV upload that cannot be read as CSV, or is too complex to read within the import's bounds
+  billing_import_unreadable: 400,
   // too many failed sign-ins for the account or the client address: `data.retry_after` seconds (and `Retry-After`)
   billing_too_many_attempts: 429,
   // a listener of a hook that fails closed threw: nothing was done

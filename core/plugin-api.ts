@@ -52,6 +52,16 @@ export { pdfFilename } from './pdf/file-name.ts';
 export { timestamp, type Tx } from './db/database.ts';
 export type { DocumentPdfs } from './modules/service-api.ts';
 export { BillingError, type ErrorCode, type ErrorMap, type ErrorDeclaration } from './errors.ts';
+export {
+  ImportRowError,
+  type ImportResource,
+  type ImportField,
+  type ImportRow,
+  type ImportEnv,
+  type ImportReaders,
+  type ImportPreset,
+  type ImportWriteResult,
+} from './imports/types.ts';
 export { runBounded, type BoundedRunOptions, type BoundedJob, type BoundHit } from './workers/bounded-worker.ts';
 export { cleanPng, type PngBounds, type PngCheck } from './images/clean-png.ts';
 /** Every billing capability the core declares (docs/identity.md), for plugins that build roles from them. */

@@ -25,6 +25,8 @@ const ADMIN_PATHS = [
   '/billing/v1/clients',
   '/billing/v1/payments',
   '/billing/v1/audit-log',
+  '/billing/v1/imports',
+  '/billing/v1/imports/{id}',
 ];
 
 type Json = Record<string, any>;

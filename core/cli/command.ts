@@ -11,7 +11,8 @@ export interface CommandInput {
  * The options a command takes with a value (`--email <e>`), so that the value is not read as a
  * positional argument. Without this, an unknown `--name value` is a boolean followed by a positional.
  */
-export type CommandOptions = Record<string, { type: 'string' | 'boolean' }>;
+export type CommandOptions = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
+// with `multiple`, the flag's value arrives as an array of strings (read it as unknown)
 
 /**
  * One `billing` command, as data: its words, a usage line, and what it does. Modules and plugins

@@ -104,3 +104,23 @@ export async function claimNumber(tx: Tx, kind: DocumentKind, number: string): P
 export function format(prefix: string, padding: number, value: bigint): string {
   return `${prefix}-${value.toString().padStart(padding, '0')}`;
 }
+
+/** The most digits an imported number may have to move its sequence (beyond, the value would not fit). */
+const MOVABLE_DIGITS = 15;
+
+/**
+ * An imported document bears `number`: when it is written as this kind's numbers are now
+ * (`<prefix>-<digits>`), the sequence moves past it, so the next document continues after the highest
+ * imported one. A number in another format, or too long to be a value, moves nothing — the sequence
+ * passes over taken numbers anyway, so no imported number can wedge it. Takes the sequence row lock.
+ */
+export async function movePastImported(tx: Tx, options: OptionsStore, kind: DocumentKind, number: string): Promise<void> {
+  const terms = await numberingTerms(tx, options, kind);
+  if (!number.startsWith(`${terms.prefix}-`)) return;
+  const digits = number.slice(terms.prefix.length + 1);
+  if (!/^\d+$/.test(digits) || digits.replace(/^0+/, '').length > MOVABLE_DIGITS) return;
+  await tx.query('update billing_sequences set next_value = greatest(next_value, $2::bigint + 1) where kind = $1', [
+    kind,
+    BigInt(digits).toString(),
+  ]);
+}

@@ -17,6 +17,7 @@ import type { ErrorCode } from '../errors.ts';
 import type { HookModels } from './hook-models.ts';
 import type { Html } from '../http/html.ts';
 import type { ListScope } from '../scope/types.ts';
+import type { ImportResource } from '../imports/types.ts';
 
 type Invoice = HookModels['invoice'];
 type Quote = HookModels['quote'];
@@ -135,6 +136,11 @@ export interface CoreFilterMap {
    * `invoice` or `quote`; each source names an admin-ajax action answering ItemSuggestion entries.
    */
   billing_admin_item_sources: [sources: ItemSource[], kind: string];
+  /**
+   * What a CSV can be imported as (`POST /imports?resource=`): the core's clients, invoices and payments,
+   * and what plugins add (an item library's `items`), each a resource declared as data.
+   */
+  billing_import_resources: [resources: ImportResource<any>[]];
 }
 
 export type { ItemSource, ItemSuggestion } from '../admin/wire.ts';
@@ -221,6 +227,8 @@ export const CORE_HOOKS = Object.freeze({
   billing_admin_document_links: { kind: 'filter', args: ['links', 'kind'], onError: 'isolate' },
   // the same for a source of suggestions: without it, the builder is still a builder
   billing_admin_item_sources: { kind: 'filter', args: ['sources', 'kind'], onError: 'isolate' },
+  // a broken plugin's resource must not take the core's imports down
+  billing_import_resources: { kind: 'filter', args: ['resources'], onError: 'isolate' },
 } satisfies Record<keyof CoreActionMap | keyof CoreFilterMap, HookSpec>);
 
 type CoreHook = keyof typeof CORE_HOOKS;

@@ -217,10 +217,10 @@ export class UserStore {
     });
   }
 
-  async updateProfile(login: string, changes: ProfileChanges, actor: Actor): Promise<User> {
+  async updateProfile(login: string, changes: ProfileChanges, actor: Actor, inTx?: Tx): Promise<User> {
     check(CHANGES, changes);
     const fields = Object.entries(changes).filter(([, v]) => v !== undefined);
-    return this.db.transaction(async (tx) => {
+    const work = async (tx: Tx) => {
       const user = await this.lockByLogin(tx, login);
       if (!fields.length) return user;
       if (changes.email) {
@@ -241,7 +241,8 @@ export class UserStore {
         details: { login: user.login, old, new: Object.fromEntries(fields) },
       });
       return toUser(row!);
-    });
+    };
+    return inTx ? work(inTx) : this.db.transaction(work);
   }
 
   /** Deletes the user with their sessions and application passwords; the last administrator stays. */

@@ -2,6 +2,7 @@ import { adminModule } from '../admin/index.ts';
 import { auditModule } from '../audit/index.ts';
 import { documentsModule } from '../documents/index.ts';
 import { identityModule } from '../identity/index.ts';
+import { importsModule } from '../imports/index.ts';
 import { mailModule } from '../mail/index.ts';
 import { paymentsModule } from '../payments/index.ts';
 import { openapiModule } from '../openapi/index.ts';
@@ -18,6 +19,7 @@ export const CORE_MODULES: readonly AnyModule[] = [
   pdfModule,
   documentsModule,
   paymentsModule,
+  importsModule,
   mailModule,
   reportsModule,
   publicModule,

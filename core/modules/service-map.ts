@@ -3,6 +3,7 @@ import type { AuditLog } from '../audit/services.ts';
 import type { DocumentServices } from '../documents/services.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import type { Identity } from '../identity/identity.ts';
+import type { ImportService } from '../imports/import-service.ts';
 import type { JobScheduler } from '../jobs/scheduler.ts';
 import type { MailService } from '../mail/mail-service.ts';
 import type { Outbox } from '../outbox/outbox.ts';
@@ -34,6 +35,7 @@ export interface ServiceMap {
   pdf: PdfRenderer;
   documents: DocumentServices;
   payments: PaymentServices;
+  imports: ImportService;
   mail: MailService;
   reports: ReportService;
   admin: AdminServices;

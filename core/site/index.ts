@@ -8,7 +8,7 @@ import { siteCommands } from './site-commands.ts';
  */
 export const siteModule = defineModule({
   name: 'site',
-  requires: ['plugins', 'jobs', 'outbox', 'schema', 'identity', 'documents'],
+  requires: ['plugins', 'jobs', 'outbox', 'schema', 'identity', 'documents', 'imports'],
   commands: (ctx) =>
     siteCommands({
       options: ctx.options,
@@ -28,12 +28,14 @@ export const siteModule = defineModule({
       // what requests leave behind that nothing else deletes (issue 14: a row per view of a quote page)
       hook: 'billing_expired_cleanup',
       schedule: '41 * * * *',
-      description: 'Deletes expired quote page tokens and sessions, spent sign-in failure counts, and Idempotency-Keys older than 48 hours',
+      description:
+        'Deletes expired quote page tokens and sessions, spent sign-in failure counts, Idempotency-Keys older than 48 hours, and CSV uploads a day after their preview (a week after their import)',
       run: async () => ({
         quote_tokens: await ctx.use.documents.quotes.pruneTokens(),
         sessions: await ctx.use.identity.sessions.prune(),
         signin_failures: await ctx.use.identity.throttle.prune(),
         idempotency_keys: await pruneIdempotencyKeys(ctx.db),
+        csv_imports: await ctx.use.imports.cleanup(),
       }),
     },
   ],

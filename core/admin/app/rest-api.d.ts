@@ -126,6 +126,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/billing/v1/imports': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Reads a CSV file (the raw body, at most 50 MiB) and answers its columns, a proposed mapping and its first rows. Nothing is imported yet. */
+    post: operations['post_billing_v1_imports'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/billing/v1/imports/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An import's status, progress (0–1) and counts. */
+    get: operations['get_billing_v1_imports_id'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -414,6 +448,50 @@ export interface components {
       refunded: number;
       notes: string;
       readonly review: string | null;
+    };
+    /** import-preview */
+    'import-preview': {
+      id: number;
+      resource: string;
+      preset: string | null;
+      columns: string[];
+      /** @description column → field, or null (ignored) */
+      mapping: {
+        [key: string]: string | null;
+      };
+      rows: number;
+      /** @description The first rows as fields */
+      sample: {
+        [key: string]: string;
+      }[];
+      errors: {
+        row: number;
+        column: string | null;
+        message: string;
+      }[];
+    };
+    /** import */
+    import: {
+      id: number;
+      resource: string;
+      preset: string | null;
+      /** @enum {string} */
+      status: 'previewed' | 'queued' | 'running' | 'done' | 'failed';
+      progress: number;
+      /** @description Data rows in the file (the header not counted) */
+      rows: number;
+      /** @description Records created (invoices, not their line rows) */
+      created: number;
+      updated: number;
+      /** @description Records already here as the file says */
+      skipped: number;
+      /** @description Rows not imported, with why (row 1 is the first data row) */
+      failed: {
+        row: number;
+        message: string;
+      }[];
+      /** @description Why the import stopped, when it did */
+      error: string | null;
     };
     /** @description WordPress's error body, with the HTTP status repeated in `data.status`. */
     error: {
@@ -1799,6 +1877,228 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             code?: 'billing_rest_forbidden' | 'rest_cookie_invalid_nonce';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_internal` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_internal';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_unavailable` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_unavailable';
+          } & components['schemas']['error'];
+        };
+      };
+    };
+  };
+  post_billing_v1_imports: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A retried request with the same key does its work once and answers as the first time. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          resource: string;
+          preset?: string;
+        };
+        'application/x-www-form-urlencoded': {
+          resource: string;
+          preset?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          /** @description The URL of what was created. */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['import-preview'];
+        };
+      };
+      /** @description `rest_invalid_param`, `billing_bad_request`, `rest_missing_callback_param`, `rest_invalid_json`, `billing_import_unreadable` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?:
+              | 'rest_invalid_param'
+              | 'billing_bad_request'
+              | 'rest_missing_callback_param'
+              | 'rest_invalid_json'
+              | 'billing_import_unreadable';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_rest_unauthenticated` */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: 'Basic realm="billing"';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_rest_unauthenticated';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_rest_forbidden`, `rest_cookie_invalid_nonce` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_rest_forbidden' | 'rest_cookie_invalid_nonce';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_rest_idempotency_mismatch`, `billing_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_rest_idempotency_mismatch' | 'billing_conflict';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `rest_payload_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'rest_payload_too_large';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_internal` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_internal';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_busy`, `billing_unavailable` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_busy' | 'billing_unavailable';
+          } & components['schemas']['error'];
+        };
+      };
+    };
+  };
+  get_billing_v1_imports_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The import */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['import'];
+        };
+      };
+      /** @description `rest_invalid_param`, `billing_bad_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'rest_invalid_param' | 'billing_bad_request';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_rest_unauthenticated` */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: 'Basic realm="billing"';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_rest_unauthenticated';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_rest_forbidden`, `rest_cookie_invalid_nonce` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_rest_forbidden' | 'rest_cookie_invalid_nonce';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_rest_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_rest_not_found';
           } & components['schemas']['error'];
         };
       };

@@ -19,3 +19,7 @@ type Own<A, B> = Omit<A, keyof B>;
  * own (`due_date`, `overdue`; `expiry_date`, `invoice_id`) as optional.
  */
 export type Doc = Shared<Invoice, Quote> & Partial<Own<Invoice, Quote>> & Partial<Own<Quote, Invoice>>;
+
+/** A CSV upload's preview (`POST /imports`) and an import's state (`GET /imports/{id}`). */
+export type ImportPreview = Schemas['import-preview'];
+export type ImportState = Schemas['import'];

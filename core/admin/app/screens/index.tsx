@@ -4,6 +4,7 @@ import { ResourceScreen, UploadScreen } from '../resource.tsx';
 import { AuditLog } from './audit-log.tsx';
 import { Clients } from './clients.tsx';
 import { Dashboard } from './dashboard.tsx';
+import { ImportExport } from './import-export.tsx';
 import { DocumentList } from './document-list.tsx';
 import { Payments } from './payments.tsx';
 import { Reports } from './reports.tsx';
@@ -22,6 +23,7 @@ export const SCREENS: Record<string, (p: { props: Props }) => any> = {
   settings: Settings,
   options: Settings,
   audit: AuditLog,
+  import: ImportExport as (p: { props: Props }) => any,
   // the screens plugins declare as data (core/admin/resource-screen.ts)
   resource: ResourceScreen as (p: { props: Props }) => any,
   upload: UploadScreen as (p: { props: Props }) => any,

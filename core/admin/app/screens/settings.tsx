@@ -61,6 +61,11 @@ export function Settings({ props }: { props: Props & { slug?: string; descriptio
   return (
     <form class="billing-settings" onSubmit={save} noValidate>
       {props.description && <p class="billing-sub">{props.description}</p>}
+      {!props.slug && (
+        <p class="billing-sub">
+          <a href="import-export.php">Import &amp; export</a>: bring clients, invoices and payments in from a CSV file.
+        </p>
+      )}
       {sections.length > 1 && (
         <div role="navigation" aria-label="Sections" class="billing-section-nav">
           {sections.map((s) => (
