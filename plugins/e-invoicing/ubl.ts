@@ -60,6 +60,13 @@ export function ublXml(model: EinvoiceModel): string {
           model.payment.bic && el('cac:FinancialInstitutionBranch', null, text('cbc:ID', model.payment.bic)),
         ),
       ),
+    model.settlement &&
+      el(
+        'cac:PaymentMeans',
+        null,
+        text('cbc:PaymentMeansCode', '97', { name: 'Clearing between partners' }),
+        text('cbc:PaymentID', model.settlement.reference),
+      ),
     model.terms.trim() && el('cac:PaymentTerms', null, text('cbc:Note', model.terms)),
     model.allowances.map((a) =>
       el(

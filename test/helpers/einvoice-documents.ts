@@ -17,6 +17,8 @@ export const SELLER: SellerSettings = {
   einvoice_bic: 'BYLADEM1001',
   einvoice_contact_name: 'Erika Mustermann',
   einvoice_contact_phone: '+49 30 1234567',
+  einvoice_seller_scheme: '',
+  einvoice_seller_id: '',
 };
 
 /** The seller as site options, for the tests that run the service: SELLER, its VAT rate and exemption statement. */
