@@ -32,7 +32,11 @@ export const CLIENT_EINVOICE_MIGRATION = {
 const ENDPOINT_OBJECT = {
   type: 'object',
   properties: {
-    scheme: { type: 'string', enum: [...PEPPOL_EAS], description: 'EAS code (Peppol code list), e.g. 0088 for a GLN, 9930 for a German VAT number.' },
+    scheme: {
+      type: 'string',
+      enum: [...PEPPOL_EAS],
+      description: 'EAS code (Peppol code list), e.g. 0088 for a GLN, 9930 for a German VAT number.',
+    },
     id: { type: 'string', minLength: 1, maxLength: 100, description: 'The identifier in that scheme.' },
   },
   required: ['scheme', 'id'],
@@ -87,7 +91,12 @@ export async function clientEinvoice(ctx: PluginContext, clientId: number, tx?: 
 }
 
 /** Changes the fields given; an address Peppol would reject is 400 and nothing changes. */
-async function changeClientEinvoice(ctx: PluginContext, clientId: number, input: Partial<ClientEinvoice>, actor: Actor): Promise<ClientEinvoice> {
+async function changeClientEinvoice(
+  ctx: PluginContext,
+  clientId: number,
+  input: Partial<ClientEinvoice>,
+  actor: Actor,
+): Promise<ClientEinvoice> {
   const address = input.einvoice_address;
   if (address) {
     const trimmed = { scheme: address.scheme, id: address.id.trim() };

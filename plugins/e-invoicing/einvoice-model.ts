@@ -199,7 +199,8 @@ export function einvoiceModel(
     if (!buyerAddress.city || !buyerAddress.postcode) need('', 'customer_address');
   }
   if (dutch && !credit && payable.isPositive()) need(seller.einvoice_iban, 'einvoice_iban');
-  if (dutch && buyerCountry === 'NL' && (!buyerAddress.street || !buyerAddress.city || !buyerAddress.postcode)) need('', 'customer_address');
+  if (dutch && buyerCountry === 'NL' && (!buyerAddress.street || !buyerAddress.city || !buyerAddress.postcode))
+    need('', 'customer_address');
   // BT-10: the client's reference; XRechnung to a public body routes by it (its Leitweg-ID)
   if (xrechnung && client?.public_body && !client.buyer_reference) need('', 'buyer_reference');
 
@@ -236,6 +237,15 @@ export function einvoiceModel(
       rate: category === 'S' ? rate.toString() : '0',
     };
   });
+  if (peppol || xrechnung) {
+    // Peppol R120 (XRechnung too): a line's net amount is its quantity × price within 0.02. Amounts are
+    // kept at the currency's minor unit, so in a currency without cents (JPY) a price with fractions of
+    // it can round further off than that; such a line cannot be written truthfully
+    const off = lines.filter((l) => Decimal.from(l.quantity).times(l.price).minus(l.amount).abs().compare('0.02') > 0);
+    if (off.length) {
+      invalid.items = `Line ${off.map((l) => l.id).join(', ')}: quantity × price differs from the line amount in ${currency} by more than the 0.02 Peppol allows; give prices that fit the smallest unit of ${currency}.`;
+    }
+  }
   const breakdown = doc.taxBreakdown;
   if (breakdown.some((e) => e.category === 'AE')) need(buyerVat, 'customer_vat_number');
   for (const e of breakdown) {

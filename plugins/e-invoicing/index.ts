@@ -67,7 +67,12 @@ export async function sellerSettings(ctx: PluginContext, tx?: Tx): Promise<Selle
  * The model of `doc` in `format` (with the seller's settings and its client's e-invoice details), or 409
  * `billing_einvoice_incomplete` listing everything missing at once.
  */
-async function modelOrRefuse(ctx: PluginContext, doc: BillingDocument, format: EinvoiceFormat, parent?: BillingDocument): Promise<EinvoiceModel> {
+async function modelOrRefuse(
+  ctx: PluginContext,
+  doc: BillingDocument,
+  format: EinvoiceFormat,
+  parent?: BillingDocument,
+): Promise<EinvoiceModel> {
   const client = doc.clientId ? await clientEinvoice(ctx, doc.clientId) : undefined;
   const { model, missing, invalid } = einvoiceModel(doc, await sellerSettings(ctx), format, parent, client);
   if (missing.length || Object.keys(invalid).length) throw incomplete(doc, missing, invalid);
@@ -238,7 +243,9 @@ export default definePlugin({
     }),
   ],
   rest: [
-    invoiceXmlRoute('ubl', 'The invoice as a Peppol BIS Billing 3.0 UBL invoice.', async (ctx, doc) => ublXml(await modelOrRefuse(ctx, doc, 'ubl'))),
+    invoiceXmlRoute('ubl', 'The invoice as a Peppol BIS Billing 3.0 UBL invoice.', async (ctx, doc) =>
+      ublXml(await modelOrRefuse(ctx, doc, 'ubl')),
+    ),
     invoiceXmlRoute('xrechnung', 'The invoice as an XRechnung (UBL) invoice.', async (ctx, doc) =>
       ublXml(await modelOrRefuse(ctx, doc, 'xrechnung')),
     ),

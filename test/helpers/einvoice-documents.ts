@@ -49,13 +49,15 @@ export interface DocSpec {
   paidShare?: number;
   notes?: string;
   terms?: string;
+  /** The seller (default SELLER): its country decides the tax treatment. */
+  seller?: SellerSettings;
 }
 
 /** An issued invoice as the document service would have stored it. */
 export function invoiceOf(spec: DocSpec, id = 1): BillingDocument {
   const treatment = taxTreatment({
     taxRate: spec.taxRate,
-    businessCountry: 'DE',
+    businessCountry: (spec.seller ?? SELLER).business_country,
     taxExemptStatement: spec.exemptStatement,
     customerCountry: spec.customer.country,
     customerVat: spec.customer.vat,
