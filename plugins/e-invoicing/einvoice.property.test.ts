@@ -34,6 +34,7 @@ const itemArb: fc.Arbitrary<ItemSpec> = fc
   .map((i) => (i.taxable ? i : { ...i, tax_rate: undefined }));
 
 /** Sellers in the countries whose receivers matter most; some without the data only some receivers need. */
+// prettier-ignore
 const sellerArb: fc.Arbitrary<SellerSettings> = fc
   .record({
     base: fc.constantFrom<Partial<SellerSettings>>(
@@ -49,9 +50,10 @@ const sellerArb: fc.Arbitrary<SellerSettings> = fc
   .map(({ base, phone, iban }) => {
     const seller = { ...SELLER, ...base, einvoice_contact_phone: phone };
     return iban ? seller : { ...seller, einvoice_iban: '' };
-  }); // prettier-ignore
+  });
 
 /** Buyers: domestic and cross-border, with and without VAT numbers and addresses. */
+// prettier-ignore
 const customerArb = fc.constantFrom(
   { name: 'Käufer AG', country: 'DE', vat: 'DE987654321', address: 'Marktplatz 2\n80331 München', email: 'ap@kaeufer.test' },
   { name: 'Stadt Musterhausen', country: 'DE', vat: '', address: 'Rathausplatz 1\n12345 Musterhausen', email: 'rechnung@musterhausen.test' },
@@ -62,7 +64,7 @@ const customerArb = fc.constantFrom(
   { name: 'Koper BV', country: 'NL', vat: '', address: 'Damrak 1\n1012 LG Amsterdam', email: 'ap@koper.test' },
   { name: 'Klant NV', country: 'BE', vat: 'BE0403019261', address: 'Meir 1\n2000 Antwerpen', email: 'ap@klant.test' },
   { name: 'Kunde GmbH', country: 'AT', vat: 'ATU13585627', address: 'Hauptplatz 1\n8010 Graz', email: 'ap@kunde.test' },
-); // prettier-ignore
+);
 
 /** The client's e-invoice details: none, a GLN, a public body with or without its Leitweg-ID. */
 const clientArb: fc.Arbitrary<ClientEinvoice | undefined> = fc.constantFrom(

@@ -12,6 +12,7 @@ export interface Endpoint {
  * The EAS schemes Peppol BIS Billing 3.0 accepts for an electronic address (its code list, release
  * 3.0.19). E-mail (`EM`) is not one of them: Peppol delivers by participant identifier only.
  */
+// prettier-ignore
 export const PEPPOL_EAS = [
   '0002', '0007', '0009', '0037', '0060', '0088', '0096', '0097', '0106', '0130', '0135', '0142', '0147', '0151',
   '0154', '0158', '0170', '0177', '0183', '0184', '0188', '0190', '0191', '0192', '0193', '0194', '0195', '0196',
@@ -20,7 +21,7 @@ export const PEPPOL_EAS = [
   '9919', '9920', '9922', '9923', '9924', '9925', '9926', '9927', '9928', '9929', '9930', '9931', '9932', '9933',
   '9934', '9935', '9936', '9937', '9938', '9939', '9940', '9941', '9942', '9943', '9944', '9945', '9946', '9947',
   '9948', '9949', '9950', '9951', '9952', '9953', '9957', '9959',
-] as const; // prettier-ignore
+] as const;
 
 /**
  * The EAS scheme of each country's VAT numbers, as Peppol participants are commonly registered: a party
