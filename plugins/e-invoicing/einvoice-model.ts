@@ -12,6 +12,7 @@ import {
   type VatCategoryCode,
 } from '../../core/plugin-api.ts';
 import type { ClientEinvoice } from './client-einvoice.ts';
+import type { DocumentEinvoice } from './document-einvoice.ts';
 import { electronicAddressProblem, VAT_EAS, type Endpoint } from './electronic-address.ts';
 // The document as EN 16931 sees it: one pure function from an invoice or a credit note (and the seller's
 // options) to the semantic model every syntax (UBL, CII) is written from, plus the list of everything
@@ -87,8 +88,10 @@ export interface EinvoiceModel {
   issueDate: string;
   dueDate: string | null;
   currency: CurrencyCode;
-  /** BT-10. See `buyerReference` below for where it comes from. */
+  /** BT-10: the document's, else the client's, else see `buyerReference` below. */
   buyerReference: string;
+  /** BT-13, the buyer's purchase order; empty: none. */
+  orderReference: string;
   /** Free text of the document (BT-22): notes, and a credit note's reason. */
   note: string;
   /** Payment terms (BT-20). */
@@ -138,7 +141,8 @@ export const EN16931_GUIDELINE = 'urn:cen.eu:en16931:2017';
  * - Amounts are the document's stored, exact amounts: the XML says exactly what the representation says
  *   (subtotal = Σ line net amounts, discount = Σ allowances, tax per category and rate, total). What was
  *   already settled (payments and credit notes) is the prepaid amount, so the payable amount is `due`.
- * - `parent` is the invoice a credit note credits; `client` the e-invoice details of the document's client.
+ * - `parent` is the invoice a credit note credits; `client` the e-invoice details of the document's client;
+ *   `refs` the document's own references (a credit note's: its invoice's).
  * - What each receiver requires beyond EN 16931 (docs/e-invoicing.md): Peppol (`ubl`) an electronic
  *   address in a scheme of its list for both parties, and for a German seller and buyer the German rules
  *   (as XRechnung: seller contact, payment instructions, buyer city and postcode), for a Dutch seller
@@ -150,6 +154,7 @@ export function einvoiceModel(
   format: EinvoiceFormat,
   parent?: BillingDocument,
   client?: ClientEinvoice,
+  refs?: DocumentEinvoice,
 ): EinvoiceResult {
   const missing: string[] = [];
   const invalid: Record<string, string> = {};
@@ -202,7 +207,8 @@ export function einvoiceModel(
   if (dutch && buyerCountry === 'NL' && (!buyerAddress.street || !buyerAddress.city || !buyerAddress.postcode))
     need('', 'customer_address');
   // BT-10: the client's reference; XRechnung to a public body routes by it (its Leitweg-ID)
-  if (xrechnung && client?.public_body && !client.buyer_reference) need('', 'buyer_reference');
+  const ownReference = refs?.buyer_reference || client?.buyer_reference || '';
+  if (xrechnung && client?.public_body && !ownReference) need('', 'buyer_reference');
 
   // electronic addresses (Peppol R010, R020 and XRechnung require both; plain EN 16931 neither): the
   // party's own when set, else its VAT number in its country's EAS scheme; XRechnung also accepts an
@@ -266,7 +272,8 @@ export function einvoiceModel(
     issueDate: doc.issueDate,
     dueDate: doc.kind === 'invoice' ? doc.dueDate : null,
     currency,
-    buyerReference: client?.buyer_reference || buyerReference(doc, parent),
+    buyerReference: ownReference || buyerReference(doc, parent),
+    orderReference: refs?.purchase_order_reference ?? '',
     note: [doc.kind === 'credit_note' && doc.reason ? doc.reason : '', doc.notes].filter((s) => s.trim()).join('\n\n'),
     // a credit note's terms say that nothing is to be paid to the seller (BR-CO-25 wants terms or a due
     // date when the amount is positive, and a credit note's amount is what the seller owes)

@@ -10,6 +10,7 @@ import { Money, type CurrencyCode } from '../../core/money/index.ts';
 import { creditNoteOf, invoiceOf, SELLER, type DocSpec, type ItemSpec } from '../../test/helpers/einvoice-documents.ts';
 import { ciiSchemaErrors, en16931Fatal, peppolFatal, xrechnungFatal, type FailedAssert } from '../../test/helpers/en16931.ts';
 import type { ClientEinvoice } from './client-einvoice.ts';
+import type { DocumentEinvoice } from './document-einvoice.ts';
 import { ciiXml } from './cii.ts';
 import { einvoiceModel, type EinvoiceFormat, type SellerSettings } from './einvoice-model.ts';
 import { readEinvoiceNow } from './reader.ts';
@@ -66,6 +67,13 @@ const customerArb = fc.constantFrom(
   { name: 'Kunde GmbH', country: 'AT', vat: 'ATU13585627', address: 'Hauptplatz 1\n8010 Graz', email: 'ap@kunde.test' },
 );
 
+/** The document's own references: none, a purchase order, its own buyer reference. */
+const refsArb: fc.Arbitrary<DocumentEinvoice | undefined> = fc.constantFrom(
+  undefined,
+  { document_id: 1, buyer_reference: '', purchase_order_reference: 'PO-2026-0815' },
+  { document_id: 1, buyer_reference: 'Kostenstelle 4711 & <B>', purchase_order_reference: '' },
+);
+
 /** The client's e-invoice details: none, a GLN, a public body with or without its Leitweg-ID. */
 const clientArb: fc.Arbitrary<ClientEinvoice | undefined> = fc.constantFrom(
   undefined,
@@ -102,8 +110,15 @@ function invoiceFor(spec: DocSpec, id: number): BillingDocument | null {
   }
 }
 
-function xmlOf(doc: BillingDocument, format: EinvoiceFormat, parent?: BillingDocument, seller = SELLER, client?: ClientEinvoice): string {
-  const { model, missing, invalid } = einvoiceModel(doc, seller, format, parent, client);
+function xmlOf(
+  doc: BillingDocument,
+  format: EinvoiceFormat,
+  parent?: BillingDocument,
+  seller = SELLER,
+  client?: ClientEinvoice,
+  refs?: DocumentEinvoice,
+): string {
+  const { model, missing, invalid } = einvoiceModel(doc, seller, format, parent, client, refs);
   expect({ missing, invalid }).toEqual({ missing: [], invalid: {} });
   return format === 'cii' || format === 'facturx' ? ciiXml(model) : ublXml(model);
 }
@@ -121,9 +136,10 @@ function expectValidOrRightlyRefused(
   format: 'ubl' | 'xrechnung',
   seller: SellerSettings,
   client: ClientEinvoice | undefined,
+  refs: DocumentEinvoice | undefined,
   parent?: BillingDocument,
 ): boolean {
-  const { model, missing, invalid } = einvoiceModel(doc, seller, format, parent, client);
+  const { model, missing, invalid } = einvoiceModel(doc, seller, format, parent, client, refs);
   const fatal = RULES[format](ublXml(model));
   if (!missing.length && !Object.keys(invalid).length) {
     expect({ format, fatal }).toEqual({ format, fatal: [] });
@@ -164,25 +180,25 @@ describe('e-invoices of random documents', () => {
     let checked = 0;
     let written = 0;
     await fc.assert(
-      fc.asyncProperty(specArb, clientArb, fc.constantFrom(0.25, 0.5, 1), async (spec, client, creditShare) => {
+      fc.asyncProperty(specArb, clientArb, refsArb, fc.constantFrom(0.25, 0.5, 1), async (spec, client, refs, creditShare) => {
         const invoice = invoiceFor(spec, ++id);
         fc.pre(invoice !== null);
         const seller = spec.seller!;
-        const cii = xmlOf(invoice!, 'cii', undefined, seller);
+        const cii = xmlOf(invoice!, 'cii', undefined, seller, client, refs);
         expect(en16931Fatal(cii, 'cii')).toEqual([]);
         expect(await ciiSchemaErrors(cii)).toBe('');
         await expectAmounts(cii, invoice!);
-        if (expectValidOrRightlyRefused(invoice!, 'ubl', seller, client)) {
+        if (expectValidOrRightlyRefused(invoice!, 'ubl', seller, client, refs)) {
           written++;
-          await expectAmounts(ublXml(einvoiceModel(invoice!, seller, 'ubl', undefined, client).model), invoice!);
+          await expectAmounts(ublXml(einvoiceModel(invoice!, seller, 'ubl', undefined, client, refs).model), invoice!);
         }
-        expectValidOrRightlyRefused(invoice!, 'xrechnung', seller, client);
+        expectValidOrRightlyRefused(invoice!, 'xrechnung', seller, client, refs);
 
         if (Number(invoice!.totals.total) > 0) {
           const note = creditNoteOf(invoice!, creditShare, ++id);
           for (const format of ['ubl', 'xrechnung'] as const) {
-            if (!expectValidOrRightlyRefused(note, format, seller, client, invoice!)) continue;
-            const credit = ublXml(einvoiceModel(note, seller, format, invoice!, client).model);
+            if (!expectValidOrRightlyRefused(note, format, seller, client, refs, invoice!)) continue;
+            const credit = ublXml(einvoiceModel(note, seller, format, invoice!, client, refs).model);
             // a credit note tells nobody to pay the seller: no account of the seller's, no credit transfer
             expect(credit).not.toContain('<cac:PayeeFinancialAccount>');
             expect(credit).not.toMatch(/<cbc:PaymentMeansCode[^>]*>(30|58)</);

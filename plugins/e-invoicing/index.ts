@@ -22,6 +22,7 @@ import { unreadable } from './safe-xml.ts';
 import { ublXml } from './ubl.ts';
 import { PEPPOL_EAS } from './electronic-address.ts';
 import { clientEinvoice, clientEinvoiceRoutes, CLIENT_EINVOICE_MIGRATION } from './client-einvoice.ts';
+import { documentEinvoice, documentEinvoiceRoutes, DOCUMENT_EINVOICE_MIGRATION } from './document-einvoice.ts';
 import { documentLinks, readerScreen } from './screens.ts';
 
 declare module 'billing-service' {
@@ -74,7 +75,8 @@ async function modelOrRefuse(
   parent?: BillingDocument,
 ): Promise<EinvoiceModel> {
   const client = doc.clientId ? await clientEinvoice(ctx, doc.clientId) : undefined;
-  const { model, missing, invalid } = einvoiceModel(doc, await sellerSettings(ctx), format, parent, client);
+  const refs = await documentEinvoice(ctx, doc.kind === 'credit_note' && parent ? parent.id : doc.id);
+  const { model, missing, invalid } = einvoiceModel(doc, await sellerSettings(ctx), format, parent, client, refs);
   if (missing.length || Object.keys(invalid).length) throw incomplete(doc, missing, invalid);
   return model;
 }
@@ -223,7 +225,7 @@ export default definePlugin({
     },
   },
   screens: [readerScreen],
-  migrations: [CLIENT_EINVOICE_MIGRATION],
+  migrations: [CLIENT_EINVOICE_MIGRATION, DOCUMENT_EINVOICE_MIGRATION],
   listeners: [
     documentLinks,
     // einvoice_required: an invoice whose EN 16931 e-invoice (CII, Factur-X) would be refused is not issued
@@ -275,6 +277,7 @@ export default definePlugin({
     creditNoteXmlRoute('ubl', 'The credit note as a Peppol BIS Billing 3.0 UBL credit note referring to its invoice.'),
     creditNoteXmlRoute('xrechnung', 'The credit note as an XRechnung (UBL) credit note referring to its invoice.'),
     ...clientEinvoiceRoutes,
+    ...documentEinvoiceRoutes,
     {
       path: '/einvoices/read',
       methods: 'POST',

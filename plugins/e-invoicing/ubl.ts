@@ -39,6 +39,7 @@ export function ublXml(model: EinvoiceModel): string {
     text('cbc:Note', model.note),
     text('cbc:DocumentCurrencyCode', model.currency),
     text('cbc:BuyerReference', model.buyerReference),
+    model.orderReference && el('cac:OrderReference', null, text('cbc:ID', model.orderReference)),
     model.preceding &&
       el(
         'cac:BillingReference',

@@ -28,6 +28,8 @@ const CLIENTS = {
   particulier: { display_name: 'Jeanne Particulier', country: 'FR', vat: '', address: '3 rue Nationale\n59000 Lille' },
   // a German business without a postal address on record
   ohneAdresse: { display_name: 'Käufer KG', country: 'DE', vat: 'DE811234567', address: '' },
+  // an Austrian business: reverse charge, addressed in Peppol by its VAT number
+  kunde: { display_name: 'Kunde GmbH', country: 'AT', vat: 'ATU13585627', address: 'Hauptplatz 1\n8010 Graz' },
   // a German public body
   stadt: { display_name: 'Stadt Musterhausen', country: 'DE', vat: '', address: 'Rathausplatz 1\n12345 Musterhausen' },
 };
@@ -155,6 +157,43 @@ describe('German seller, German buyer', () => {
     expect(cu.status).toBe(200);
     expect(peppolFatal(cu.bytes.toString())).toEqual([]);
     expect(cu.bytes.toString()).not.toContain('PayeeFinancialAccount');
+  });
+});
+
+describe("an invoice's own references", () => {
+  it('its buyer reference (BT-10) and purchase order (BT-13) reach every format, and its credit notes', async () => {
+    const inv = await invoiceFor('kunde');
+    expect((await call('GET', `/invoices/${inv.id}/einvoice`)).body).toEqual({
+      document_id: inv.id,
+      buyer_reference: '',
+      purchase_order_reference: '',
+    });
+    expect((await call('GET', `/invoices/${inv.id}/ubl`)).bytes.toString()).toContain(
+      `<cbc:BuyerReference>${inv.number}</cbc:BuyerReference>`,
+    );
+    const set = await call('PUT', `/invoices/${inv.id}/einvoice`, {
+      buyer_reference: 'Abt. 12 & <IT>',
+      purchase_order_reference: 'PO-4711',
+    });
+    expect(set.status).toBe(200);
+    expect(set.body).toEqual({ document_id: inv.id, buyer_reference: 'Abt. 12 & <IT>', purchase_order_reference: 'PO-4711' });
+
+    const ubl = (await call('GET', `/invoices/${inv.id}/ubl`)).bytes.toString();
+    expect(ubl).toContain('<cbc:BuyerReference>Abt. 12 &amp; &lt;IT&gt;</cbc:BuyerReference>');
+    expect(ubl).toContain('<cac:OrderReference><cbc:ID>PO-4711</cbc:ID></cac:OrderReference>');
+    expect(ubl).toContain('<cbc:EndpointID schemeID="9914">ATU13585627</cbc:EndpointID>');
+    expect(peppolFatal(ubl)).toEqual([]);
+    const x = (await call('GET', `/invoices/${inv.id}/xrechnung`)).bytes.toString();
+    expect(x).toContain('<cac:OrderReference><cbc:ID>PO-4711</cbc:ID></cac:OrderReference>');
+    expect(xrechnungFatal(x)).toEqual([]);
+    const cii = (await call('GET', `/invoices/${inv.id}/cii`)).bytes.toString();
+    expect(cii).toContain('<ram:BuyerOrderReferencedDocument><ram:IssuerAssignedID>PO-4711</ram:IssuerAssignedID>');
+
+    const note = await call('POST', `/invoices/${inv.id}/credit-notes`, { amount: 10, reason: 'Discount granted' });
+    const credit = (await call('GET', `/credit-notes/${note.body.id}/ubl`)).bytes.toString();
+    expect(credit).toContain('<cbc:BuyerReference>Abt. 12 &amp; &lt;IT&gt;</cbc:BuyerReference>');
+    expect(credit).toContain('<cac:OrderReference><cbc:ID>PO-4711</cbc:ID></cac:OrderReference>');
+    expect(peppolFatal(credit)).toEqual([]);
   });
 });
 
