@@ -100,3 +100,23 @@ export const documentEinvoiceRoutes = [
     },
   },
 ] as const;
+
+/**
+ * The references line of a document's PDF ("Buyer reference: … · Purchase order: …"), or null when it
+ * has none of its own: a reference the buyer routes or matches by is printed where they look for it,
+ * under the parties. The invoice number standing in for BT-10 is not a reference of the buyer's.
+ */
+export function referencesLine(buyerReference: string, purchaseOrder: string): string | null {
+  const parts = [buyerReference && `Buyer reference: ${buyerReference}`, purchaseOrder && `Purchase order: ${purchaseOrder}`].filter(
+    Boolean,
+  );
+  return parts.length ? parts.join('  ·  ') : null;
+}
+
+/** `definition` with `line` under its parties block (the third of the core layout's content), or as it is. */
+export function withReferencesLine<D extends Record<string, unknown>>(definition: D, line: string | null): D {
+  const content = definition.content;
+  if (!line || !Array.isArray(content)) return definition;
+  const at = Math.min(3, content.length);
+  return { ...definition, content: [...content.slice(0, at), { text: line, margin: [0, 0, 0, 10] }, ...content.slice(at)] };
+}

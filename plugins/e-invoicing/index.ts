@@ -22,7 +22,13 @@ import { unreadable } from './safe-xml.ts';
 import { ublXml } from './ubl.ts';
 import { PEPPOL_EAS } from './electronic-address.ts';
 import { clientEinvoice, clientEinvoiceRoutes, CLIENT_EINVOICE_MIGRATION } from './client-einvoice.ts';
-import { documentEinvoice, documentEinvoiceRoutes, DOCUMENT_EINVOICE_MIGRATION } from './document-einvoice.ts';
+import {
+  documentEinvoice,
+  documentEinvoiceRoutes,
+  DOCUMENT_EINVOICE_MIGRATION,
+  referencesLine,
+  withReferencesLine,
+} from './document-einvoice.ts';
 import { documentLinks, readerScreen } from './screens.ts';
 
 declare module 'billing-service' {
@@ -228,6 +234,17 @@ export default definePlugin({
   migrations: [CLIENT_EINVOICE_MIGRATION, DOCUMENT_EINVOICE_MIGRATION],
   listeners: [
     documentLinks,
+    // the buyer's references on the PDF of an invoice or credit note (a credit note's: its invoice's)
+    filter('billing_pdf_document', (ctx) => async (definition, document) => {
+      const doc = document as BillingDocument;
+      if (doc.kind !== 'invoice' && doc.kind !== 'credit_note') return definition;
+      const refs = await documentEinvoice(ctx, doc.kind === 'credit_note' && doc.parentId ? doc.parentId : doc.id);
+      const client = doc.clientId ? await clientEinvoice(ctx, doc.clientId) : undefined;
+      return withReferencesLine(
+        definition,
+        referencesLine(refs.buyer_reference || client?.buyer_reference || '', refs.purchase_order_reference),
+      );
+    }),
     // einvoice_required: an invoice whose EN 16931 e-invoice (CII, Factur-X) would be refused is not issued
     // either; Peppol's and XRechnung's further requirements are checked when those are asked for. This
     // decides whether an invoice goes out, so it fails closed: an error here refuses too.

@@ -189,6 +189,21 @@ describe("an invoice's own references", () => {
     const cii = (await call('GET', `/invoices/${inv.id}/cii`)).bytes.toString();
     expect(cii).toContain('<ram:BuyerOrderReferencedDocument><ram:IssuerAssignedID>PO-4711</ram:IssuerAssignedID>');
 
+    // printed under the parties on the PDF (the core's definition through the plugin's filter)
+    const layout = { content: ['header', 'rule', 'parties', 'items'] };
+    const pdf = (await k.hooks.applyFilters(
+      'billing_pdf_document',
+      layout as never,
+      (await k.api.invoices.get(inv.id)) as never,
+    )) as typeof layout;
+    expect(pdf.content).toEqual([
+      'header',
+      'rule',
+      'parties',
+      { text: 'Buyer reference: Abt. 12 & <IT>  ·  Purchase order: PO-4711', margin: [0, 0, 0, 10] },
+      'items',
+    ]);
+
     const note = await call('POST', `/invoices/${inv.id}/credit-notes`, { amount: 10, reason: 'Discount granted' });
     const credit = (await call('GET', `/credit-notes/${note.body.id}/ubl`)).bytes.toString();
     expect(credit).toContain('<cbc:BuyerReference>Abt. 12 &amp; &lt;IT&gt;</cbc:BuyerReference>');
