@@ -17,7 +17,7 @@ export interface ClientEinvoice {
 export const CLIENT_EINVOICE_MIGRATION = {
   name: '0001_einvoice_clients',
   up: `
-    create table billing_einvoice_clients (
+    create table e_invoicing_clients (
       client_id int primary key references billing_users (id) on delete cascade,
       address_scheme text not null default '',
       address_id text not null default '',
@@ -84,7 +84,7 @@ const represent = (clientId: number, r: Row | undefined): ClientEinvoice => ({
 /** The e-invoice details of a client (none set: nothing but defaults). */
 export async function clientEinvoice(ctx: PluginContext, clientId: number, tx?: Tx): Promise<ClientEinvoice> {
   const rows = await (tx ?? ctx.db).query<Row>(
-    'select address_scheme, address_id, buyer_reference, public_body from billing_einvoice_clients where client_id = $1',
+    'select address_scheme, address_id, buyer_reference, public_body from e_invoicing_clients where client_id = $1',
     [clientId],
   );
   return represent(clientId, rows[0]);
@@ -110,7 +110,7 @@ async function changeClientEinvoice(
     const current = await clientEinvoice(ctx, clientId, tx);
     const next = { ...current, ...input, client_id: clientId, buyer_reference: (input.buyer_reference ?? current.buyer_reference).trim() };
     await tx.query(
-      `insert into billing_einvoice_clients (client_id, address_scheme, address_id, buyer_reference, public_body)
+      `insert into e_invoicing_clients (client_id, address_scheme, address_id, buyer_reference, public_body)
        values ($1, $2, $3, $4, $5)
        on conflict (client_id) do update set address_scheme = $2, address_id = $3, buyer_reference = $4, public_body = $5`,
       [clientId, next.einvoice_address?.scheme ?? '', next.einvoice_address?.id ?? '', next.buyer_reference, next.public_body],

@@ -14,7 +14,7 @@ export interface DocumentEinvoice {
 export const DOCUMENT_EINVOICE_MIGRATION = {
   name: '0002_einvoice_documents',
   up: `
-    create table billing_einvoice_documents (
+    create table e_invoicing_documents (
       document_id bigint primary key references billing_documents (id) on delete cascade,
       buyer_reference text not null default '',
       purchase_order_reference text not null default ''
@@ -43,7 +43,7 @@ const CHANGE_ARGS: Record<string, ArgSchema> = {
 /** The references of a document (none set: empty). */
 export async function documentEinvoice(ctx: PluginContext, documentId: number, tx?: Tx): Promise<DocumentEinvoice> {
   const rows = await (tx ?? ctx.db).query<{ buyer_reference: string; purchase_order_reference: string }>(
-    'select buyer_reference, purchase_order_reference from billing_einvoice_documents where document_id = $1',
+    'select buyer_reference, purchase_order_reference from e_invoicing_documents where document_id = $1',
     [documentId],
   );
   return {
@@ -90,7 +90,7 @@ export const documentEinvoiceRoutes = [
           purchase_order_reference: (req.params.purchase_order_reference ?? current.purchase_order_reference).trim(),
         };
         await tx.query(
-          `insert into billing_einvoice_documents (document_id, buyer_reference, purchase_order_reference) values ($1, $2, $3)
+          `insert into e_invoicing_documents (document_id, buyer_reference, purchase_order_reference) values ($1, $2, $3)
            on conflict (document_id) do update set buyer_reference = $2, purchase_order_reference = $3`,
           [id, next.buyer_reference, next.purchase_order_reference],
         );
