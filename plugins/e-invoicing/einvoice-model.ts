@@ -206,7 +206,7 @@ export function einvoiceModel(
   if (dutch && !credit && payable.isPositive()) need(seller.einvoice_iban, 'einvoice_iban');
   if (dutch && buyerCountry === 'NL' && (!buyerAddress.street || !buyerAddress.city || !buyerAddress.postcode))
     need('', 'customer_address');
-  // BT-10: the client's reference; XRechnung to a public body routes by it (its Leitweg-ID)
+  // BT-10: the document's reference, else the client's; XRechnung to a public body routes by it (its Leitweg-ID)
   const ownReference = refs?.buyer_reference || client?.buyer_reference || '';
   if (xrechnung && client?.public_body && !ownReference) need('', 'buyer_reference');
 
@@ -218,7 +218,7 @@ export function einvoiceModel(
     ? { scheme: seller.einvoice_seller_scheme.trim(), id: seller.einvoice_seller_id.trim() }
     : endpointOf(sellerCountry, sellerVat, xrechnung ? seller.company_email : '');
   const buyerEndpoint = client?.einvoice_address ?? endpointOf(buyerCountry, buyerVat, xrechnung ? doc.customer.email : '');
-  if (ownSeller) {
+  if (ownSeller && (peppol || xrechnung)) {
     const problem = electronicAddressProblem(sellerEndpoint!);
     if (problem) invalid.einvoice_seller_id = `The seller's electronic address: ${problem}`;
   }
