@@ -211,13 +211,14 @@ export function einvoiceModel(
   if (xrechnung && client?.public_body && !ownReference) need('', 'buyer_reference');
 
   // electronic addresses (Peppol R010, R020 and XRechnung require both; plain EN 16931 neither): the
-  // party's own when set, else its VAT number in its country's EAS scheme; XRechnung also accepts an
-  // e-mail address (EM), Peppol does not (CL008): a buyer Peppol cannot address needs its own
+  // party's own when set, else its VAT number in its country's EAS scheme, else its e-mail address (EM),
+  // which XRechnung and EN 16931 accept and Peppol does not (CL008): a party Peppol cannot address
+  // by its VAT number needs its own
   const ownSeller = seller.einvoice_seller_scheme.trim() && seller.einvoice_seller_id.trim();
   const sellerEndpoint: Endpoint | null = ownSeller
     ? { scheme: seller.einvoice_seller_scheme.trim(), id: seller.einvoice_seller_id.trim() }
-    : endpointOf(sellerCountry, sellerVat, xrechnung ? seller.company_email : '');
-  const buyerEndpoint = client?.einvoice_address ?? endpointOf(buyerCountry, buyerVat, xrechnung ? doc.customer.email : '');
+    : endpointOf(sellerCountry, sellerVat, peppol ? '' : seller.company_email);
+  const buyerEndpoint = client?.einvoice_address ?? endpointOf(buyerCountry, buyerVat, peppol ? '' : doc.customer.email);
   if (ownSeller && (peppol || xrechnung)) {
     const problem = electronicAddressProblem(sellerEndpoint!);
     if (problem) invalid.einvoice_seller_id = `The seller's electronic address: ${problem}`;
