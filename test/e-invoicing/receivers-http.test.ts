@@ -103,6 +103,10 @@ describe("a client's electronic address", () => {
       expect({ address, status: res.status }).toEqual({ address, status: 400 });
     }
     expect((await call('GET', `/clients/${ids.ohneAdresse}/einvoice`)).body).toEqual(before);
+    // a valid one is kept (trimmed), and null removes it again
+    const set = await call('PUT', `/clients/${ids.ohneAdresse}/einvoice`, { einvoice_address: { scheme: '9930', id: ' DE811234567 ' } });
+    expect(set.body.einvoice_address).toEqual({ scheme: '9930', id: 'DE811234567' });
+    expect((await call('PUT', `/clients/${ids.ohneAdresse}/einvoice`, { einvoice_address: null })).body).toEqual(before);
   });
 });
 
