@@ -41,6 +41,18 @@ export const einvoice: Scenario = {
       await k.plugins.activate('e-invoicing', CLI);
       for (let i = 0; i < 100 && !k.plugins.isLoaded('e-invoicing'); i++) await new Promise((r) => setTimeout(r, 50));
       for (const [key, value] of Object.entries(SELLER)) await k.options.set(key as never, value as never, CLI);
+      // a German buyer with its address: what a domestic German Peppol invoice needs (else /ubl is 409)
+      const buyer = await k.identity.users.create(
+        {
+          login: 'kaeufer',
+          email: 'ap@kaeufer.test',
+          role: 'billing_client',
+          country: 'DE',
+          vat: 'DE987654321',
+          address: 'Marktplatz 2\n80331 München',
+        },
+        CLI,
+      );
       const docs: BillingDocument[] = [];
       for (let i = 0; i < INVOICES; i++) {
         docs.push(
@@ -51,9 +63,8 @@ export const einvoice: Scenario = {
                 { name: 'Books', quantity: 3, price: '24.90', tax_rate: 7 },
                 { name: 'Court fee', quantity: 1, price: 25, taxable: false },
               ],
+              client_id: buyer.id,
               customer_name: `Käufer ${i} AG`,
-              customer_country: 'DE',
-              customer_vat_number: 'DE987654321',
               discount: { type: 'percent', value: 5 },
               status: 'available',
               notes: `Please quote invoice ${i} with your payment.`,

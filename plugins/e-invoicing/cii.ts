@@ -145,6 +145,7 @@ export function ciiXml(model: EinvoiceModel): string {
         text('ram:BuyerReference', model.buyerReference),
         party('ram:SellerTradeParty', model.seller),
         party('ram:BuyerTradeParty', model.buyer),
+        model.orderReference && el('ram:BuyerOrderReferencedDocument', null, text('ram:IssuerAssignedID', model.orderReference)),
       ),
       el('ram:ApplicableHeaderTradeDelivery', null),
       settlement,

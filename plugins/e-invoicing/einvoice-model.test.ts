@@ -1,14 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
-import { invoiceOf, SELLER, type DocSpec } from '../../test/helpers/einvoice-documents.ts';
+import { creditNoteOf, invoiceOf, SELLER, type DocSpec } from '../../test/helpers/einvoice-documents.ts';
+import type { ClientEinvoice } from './client-einvoice.ts';
 import { einvoiceModel, splitAddress } from './einvoice-model.ts';
-import { readEinvoice } from './reader.ts';
+import { readEinvoiceNow } from './reader.ts';
 import { parseXml } from './safe-xml.ts';
 import { ublXml } from './ubl.ts';
 
 const spec: DocSpec = {
   currency: 'EUR',
   taxRate: '19',
-  customer: { name: 'Käufer AG', country: 'DE', vat: '', address: 'Marktplatz 2\n80331 München', email: 'ap@kaeufer.test' },
+  customer: { name: 'Käufer AG', country: 'DE', vat: 'DE987654321', address: 'Marktplatz 2\n80331 München', email: 'ap@kaeufer.test' },
   items: [
     { name: 'A', quantity: '2', price: '50', taxable: true },
     { name: 'B', quantity: '1', price: '10', taxable: true, tax_rate: '7' },
@@ -57,9 +58,11 @@ describe('einvoiceModel', () => {
       'business_country',
       'customer_name',
       'customer_country',
-      'customer_email', // Peppol's electronic address: no VAT number in a known scheme, no e-mail
+      // Peppol's electronic addresses: no VAT number in a known scheme, no own address (e-mail is none)
+      'einvoice_seller_id',
+      'customer_einvoice_address',
     ]);
-    expect(einvoiceModel(doc, empty, 'cii').missing).not.toContain('customer_email');
+    expect(einvoiceModel(doc, empty, 'cii').missing).not.toContain('customer_einvoice_address');
     const xr = einvoiceModel(doc, { ...empty, company_email: '', einvoice_iban: '', einvoice_contact_phone: '' }, 'xrechnung').missing;
     expect(xr).toEqual(expect.arrayContaining(['company_email', 'einvoice_contact_phone', 'einvoice_iban', 'customer_address']));
     const noReason = invoiceOf({ ...spec, exemptItemsStatement: '' });
@@ -79,7 +82,79 @@ describe('einvoiceModel', () => {
     });
     const xml = ublXml(einvoiceModel(doc, SELLER, 'ubl').model);
     expect(xml).toContain('&lt;/cbc:Name&gt;&lt;evil/&gt;&amp;amp;&quot;');
-    expect((await readEinvoice(Buffer.from(xml))).lines[0]!.name).toBe('</cbc:Name><evil/>&amp;"');
+    expect((await readEinvoiceNow(Buffer.from(xml))).lines[0]!.name).toBe('</cbc:Name><evil/>&amp;"');
+  });
+});
+
+describe('what Peppol and XRechnung receivers need', () => {
+  const consumer = { name: 'Jeanne', country: 'FR', vat: '', address: '3 rue Nationale\n59000 Lille', email: 'jeanne@example.com' };
+  const client = (over: Partial<ClientEinvoice> = {}): ClientEinvoice => ({
+    client_id: 1,
+    einvoice_address: null,
+    buyer_reference: '',
+    public_body: false,
+    ...over,
+  });
+
+  it('addresses a buyer without a VAT number by its own address in Peppol, by e-mail only in XRechnung', () => {
+    const doc = invoiceOf({ ...spec, customer: consumer });
+    expect(einvoiceModel(doc, SELLER, 'ubl').missing).toEqual(['customer_einvoice_address']);
+    expect(einvoiceModel(doc, SELLER, 'xrechnung').model.buyer.endpoint).toEqual({ scheme: 'EM', id: 'jeanne@example.com' });
+    const gln = { scheme: '0088', id: '4000001123452' };
+    const { model, missing } = einvoiceModel(doc, SELLER, 'ubl', undefined, client({ einvoice_address: gln }));
+    expect(missing).toEqual([]);
+    expect(model.buyer.endpoint).toEqual(gln);
+  });
+
+  it('a seller registered under another identifier sets its own; one Peppol rejects is invalid', () => {
+    const doc = invoiceOf(spec);
+    const own = { ...SELLER, einvoice_seller_scheme: '0208', einvoice_seller_id: '0403019261' };
+    expect(einvoiceModel(doc, own, 'ubl').model.seller.endpoint).toEqual({ scheme: '0208', id: '0403019261' });
+    expect(einvoiceModel(doc, { ...own, einvoice_seller_id: '0403019262' }, 'ubl').invalid.einvoice_seller_id).toMatch(/mod 97/);
+  });
+
+  it('applies the German rules to a German seller and buyer in Peppol, the Dutch to a Dutch seller', () => {
+    const noAddress = invoiceOf({ ...spec, customer: { ...spec.customer, address: '' } });
+    const bare = { ...SELLER, einvoice_contact_phone: '', einvoice_iban: '' };
+    expect(einvoiceModel(noAddress, bare, 'ubl').missing).toEqual(['einvoice_contact_phone', 'einvoice_iban', 'customer_address']);
+    const abroad = invoiceOf({ ...spec, customer: { ...spec.customer, country: 'AT', vat: 'ATU13585627', address: '' } });
+    expect(einvoiceModel(abroad, bare, 'ubl').missing).toEqual([]);
+    const dutch = { ...bare, business_country: 'NL', company_vat_number: 'NL123456789B01' };
+    const toNl = invoiceOf({
+      ...spec,
+      seller: dutch,
+      customer: { ...spec.customer, country: 'NL', vat: 'NL004495445B01', address: 'Amsterdam' },
+    });
+    expect(einvoiceModel(toNl, dutch, 'ubl').missing).toEqual(['einvoice_iban', 'customer_address']);
+  });
+
+  it('a public body needs its buyer reference for XRechnung, which becomes BT-10', () => {
+    const doc = invoiceOf(spec);
+    expect(einvoiceModel(doc, SELLER, 'xrechnung', undefined, client({ public_body: true })).missing).toEqual(['buyer_reference']);
+    const { model } = einvoiceModel(
+      doc,
+      SELLER,
+      'xrechnung',
+      undefined,
+      client({ public_body: true, buyer_reference: '04011000-1234-56' }),
+    );
+    expect(model.buyerReference).toBe('04011000-1234-56');
+    expect(einvoiceModel(doc, SELLER, 'ubl').model.buyerReference).toBe(doc.number);
+  });
+
+  it('a credit note asks nobody to pay the seller', () => {
+    const invoice = invoiceOf(spec);
+    const note = creditNoteOf(invoice, 0.5);
+    for (const format of ['ubl', 'xrechnung'] as const) {
+      const { model, missing } = einvoiceModel(note, SELLER, format, invoice);
+      expect(missing).toEqual([]);
+      expect(model.payment).toBeNull();
+      expect(model.settlement).toEqual({ reference: invoice.number }); // German seller and buyer: instructions required
+      expect(model.terms).toContain('nothing is to be paid to the seller');
+    }
+    const toFrance = invoiceOf({ ...spec, customer: consumer });
+    const gln = client({ einvoice_address: { scheme: '0088', id: '4000001123452' } });
+    expect(einvoiceModel(creditNoteOf(toFrance, 1), SELLER, 'ubl', toFrance, gln).model.settlement).toBeNull();
   });
 });
 

@@ -12,6 +12,9 @@ import {
   type TaxBreakdownEntry,
   type VatCategoryCode,
 } from '../../core/plugin-api.ts';
+import type { ClientEinvoice } from './client-einvoice.ts';
+import type { DocumentEinvoice } from './document-einvoice.ts';
+import { electronicAddressProblem, VAT_EAS, type Endpoint } from './electronic-address.ts';
 // The document as EN 16931 sees it: one pure function from an invoice or a credit note (and the seller's
 // options) to the semantic model every syntax (UBL, CII) is written from, plus the list of everything
 // that is missing for the result to be valid. No database, no clock.
@@ -32,6 +35,9 @@ export interface SellerSettings {
   einvoice_bic: string;
   einvoice_contact_name: string;
   einvoice_contact_phone: string;
+  /** The seller's own electronic address (BT-34), when not its VAT number: an EAS scheme and an id. */
+  einvoice_seller_scheme: string;
+  einvoice_seller_id: string;
 }
 
 export interface EinvoiceAddress {
@@ -43,11 +49,7 @@ export interface EinvoiceAddress {
   country: string;
 }
 
-/** An electronic address (BT-34 / BT-49): an EAS scheme and an identifier in it. */
-export interface Endpoint {
-  scheme: string;
-  id: string;
-}
+export type { Endpoint };
 
 export interface EinvoiceParty {
   name: string;
@@ -89,8 +91,10 @@ export interface EinvoiceModel {
   issueDate: string;
   dueDate: string | null;
   currency: CurrencyCode;
-  /** BT-10. See `buyerReference` below for where it comes from. */
+  /** BT-10: the document's, else the client's, else see `buyerReference` below. */
   buyerReference: string;
+  /** BT-13, the buyer's purchase order; empty: none. */
+  orderReference: string;
   /** Free text of the document (BT-22): notes, and a credit note's reason. */
   note: string;
   /** Payment terms (BT-20). */
@@ -113,8 +117,14 @@ export interface EinvoiceModel {
     prepaid: string;
     payable: string;
   };
-  /** Credit transfer to the seller's account (BG-16/BG-17), when an IBAN is set. */
+  /** Invoices: credit transfer to the seller's account (BG-16/BG-17), when an IBAN is set. */
   payment: { iban: string; bic: string; reference: string } | null;
+  /**
+   * Credit notes, where the receiver's rules require payment instructions (XRechnung, domestic German
+   * Peppol): the amount is settled between the parties against the credited invoice (UNCL 4461 code 97),
+   * never by the buyer paying the seller. Elsewhere a credit note carries no payment instructions.
+   */
+  settlement: { reference: string } | null;
 }
 
 export interface EinvoiceResult {
@@ -136,13 +146,20 @@ export const EN16931_GUIDELINE = 'urn:cen.eu:en16931:2017';
  * - Amounts are the document's stored, exact amounts: the XML says exactly what the representation says
  *   (subtotal = Σ line net amounts, discount = Σ allowances, tax per category and rate, total). What was
  *   already settled (payments and credit notes) is the prepaid amount, so the payable amount is `due`.
- * - `parent` is the invoice a credit note credits.
+ * - `parent` is the invoice a credit note credits; `client` the e-invoice details of the document's client;
+ *   `refs` the document's own references (a credit note's: its invoice's).
+ * - What each receiver requires beyond EN 16931 (docs/e-invoicing.md): Peppol (`ubl`) an electronic
+ *   address in a scheme of its list for both parties, and for a German seller and buyer the German rules
+ *   (as XRechnung: seller contact, payment instructions, buyer city and postcode), for a Dutch seller
+ *   payment instructions and, to a Dutch buyer, the buyer's full address; XRechnung its CIUS.
  */
 export function einvoiceModel(
   doc: BillingDocument,
   seller: SellerSettings,
   format: EinvoiceFormat,
   parent?: BillingDocument,
+  client?: ClientEinvoice,
+  refs?: DocumentEinvoice,
 ): EinvoiceResult {
   const missing: string[] = [];
   const invalid: Record<string, string> = {};
@@ -150,6 +167,8 @@ export function einvoiceModel(
     if (!value.trim() && !missing.includes(field)) missing.push(field);
   };
   const xrechnung = format === 'xrechnung';
+  const peppol = format === 'ubl';
+  const credit = doc.kind === 'credit_note';
 
   const currency = (isCurrency(doc.currency) ? doc.currency : 'EUR') as CurrencyCode;
   if (!isCurrency(doc.currency) || minorUnits(currency) > 2) {
@@ -166,28 +185,52 @@ export function einvoiceModel(
   const sellerCountry = seller.business_country.trim().toUpperCase();
   if (!isCountry(sellerCountry)) need('', 'business_country');
   const sellerVat = sellerCountry && seller.company_vat_number.trim() ? vatWithPrefix(sellerCountry, seller.company_vat_number) : '';
-  if (xrechnung) {
-    // XRechnung's seller contact (BR-DE-2, -5, -6, -7) and payment instructions (BR-DE-1, -23)
-    need(seller.company_email, 'company_email');
-    need(seller.einvoice_contact_phone, 'einvoice_contact_phone');
-    need(seller.einvoice_iban, 'einvoice_iban');
-  }
 
   // the buyer: name and country always; a reverse-charged buyer's VAT number (BR-AE-02)
   need(doc.customer.name, 'customer_name');
   const buyerCountry = doc.customer.country.trim().toUpperCase();
   if (!isCountry(buyerCountry)) need('', 'customer_country');
   const buyerAddress = splitAddress(doc.customer.address, buyerCountry);
-  if (xrechnung && (!buyerAddress.city || !buyerAddress.postcode)) need('', 'customer_address');
   const buyerVat = doc.customer.vat.trim() && buyerCountry ? vatWithPrefix(buyerCountry, doc.customer.vat) : '';
 
-  // electronic addresses: the VAT number in its country's EAS scheme, else the e-mail address (EM);
-  // Peppol (R010, R020) and XRechnung 3.0 require both, plain EN 16931 (CII, Factur-X) neither
-  const sellerEndpoint = endpointOf(sellerCountry, sellerVat, seller.company_email);
-  const buyerEndpoint = endpointOf(buyerCountry, buyerVat, doc.customer.email);
-  if (format === 'ubl' || xrechnung) {
-    if (!sellerEndpoint) need('', 'company_email');
-    if (!buyerEndpoint) need('', 'customer_email');
+  // the German rules: XRechnung's CIUS, and Peppol's own for a German seller invoicing a German buyer
+  // (DE-R-*): the seller's contact (BR-DE-2, -5, -6, -7), payment instructions (BR-DE-1; an invoice's are
+  // a credit transfer to the seller's IBAN, BR-DE-23), the buyer's city and postcode (BR-DE-8, -9)
+  const german = xrechnung || (peppol && sellerCountry === 'DE' && buyerCountry === 'DE');
+  // the Dutch rules of Peppol (NL-R-*): a Dutch seller's invoice with something to pay needs payment
+  // instructions (NL-R-007), and to a Dutch buyer the buyer's street, city and postcode (NL-R-004)
+  const dutch = peppol && sellerCountry === 'NL';
+  const m = (v: string) => Money.parse(v, currency);
+  const payable = credit ? m(doc.totals.total) : m(doc.totals.due);
+  if (german) {
+    need(seller.company_email, 'company_email');
+    need(seller.einvoice_contact_phone, 'einvoice_contact_phone');
+    if (!credit) need(seller.einvoice_iban, 'einvoice_iban');
+    if (!buyerAddress.city || !buyerAddress.postcode) need('', 'customer_address');
+  }
+  if (dutch && !credit && payable.isPositive()) need(seller.einvoice_iban, 'einvoice_iban');
+  if (dutch && buyerCountry === 'NL' && (!buyerAddress.street || !buyerAddress.city || !buyerAddress.postcode))
+    need('', 'customer_address');
+  // BT-10: the document's reference, else the client's; XRechnung to a public body routes by it (its Leitweg-ID)
+  const ownReference = refs?.buyer_reference || client?.buyer_reference || '';
+  if (xrechnung && client?.public_body && !ownReference) need('', 'buyer_reference');
+
+  // electronic addresses (Peppol R010, R020 and XRechnung require both; plain EN 16931 neither): the
+  // party's own when set, else its VAT number in its country's EAS scheme, else its e-mail address (EM),
+  // which XRechnung and EN 16931 accept and Peppol does not (CL008): a party Peppol cannot address
+  // by its VAT number needs its own
+  const ownSeller = seller.einvoice_seller_scheme.trim() && seller.einvoice_seller_id.trim();
+  const sellerEndpoint: Endpoint | null = ownSeller
+    ? { scheme: seller.einvoice_seller_scheme.trim(), id: seller.einvoice_seller_id.trim() }
+    : endpointOf(sellerCountry, sellerVat, peppol ? '' : seller.company_email);
+  const buyerEndpoint = client?.einvoice_address ?? endpointOf(buyerCountry, buyerVat, peppol ? '' : doc.customer.email);
+  if (ownSeller && (peppol || xrechnung)) {
+    const problem = electronicAddressProblem(sellerEndpoint!);
+    if (problem) invalid.einvoice_seller_id = `The seller's electronic address: ${problem}`;
+  }
+  if (peppol || xrechnung) {
+    if (!sellerEndpoint) need('', xrechnung ? 'company_email' : 'einvoice_seller_id');
+    if (!buyerEndpoint) need('', xrechnung ? 'customer_email' : 'customer_einvoice_address');
   }
 
   // lines and their categories, as the breakdown grouped them
@@ -207,6 +250,15 @@ export function einvoiceModel(
       rate: category === 'S' ? rate.toString() : '0',
     };
   });
+  if (peppol || xrechnung) {
+    // Peppol R120 (XRechnung too): a line's net amount is its quantity × price within 0.02. Amounts are
+    // kept at the currency's minor unit, so in a currency without cents (JPY) a price with fractions of
+    // it can round further off than that; such a line cannot be written truthfully
+    const off = lines.filter((l) => Decimal.from(l.quantity).times(l.price).minus(l.amount).abs().compare('0.02') > 0);
+    if (off.length) {
+      invalid.items = `Line ${off.map((l) => l.id).join(', ')}: quantity × price differs from the line amount in ${currency} by more than the 0.02 Peppol allows; give prices that fit the smallest unit of ${currency}.`;
+    }
+  }
   const breakdown = doc.taxBreakdown;
   if (breakdown.some((e) => e.category === 'AE')) need(buyerVat, 'customer_vat_number');
   for (const e of breakdown) {
@@ -218,10 +270,8 @@ export function einvoiceModel(
     .filter((e) => Number(e.discount) !== 0)
     .map((e) => ({ amount: e.discount, category: e.category, rate: e.rate }));
 
-  const m = (v: string) => Money.parse(v, currency);
   const t = doc.totals;
   const total = m(t.total);
-  const payable = doc.kind === 'credit_note' ? total : m(t.due);
   const model: EinvoiceModel = {
     kind: doc.kind === 'credit_note' ? 'credit_note' : 'invoice',
     format,
@@ -229,9 +279,12 @@ export function einvoiceModel(
     issueDate: doc.issueDate,
     dueDate: doc.kind === 'invoice' ? doc.dueDate : null,
     currency,
-    buyerReference: buyerReference(doc, parent),
+    buyerReference: ownReference || buyerReference(doc, parent),
+    orderReference: refs?.purchase_order_reference ?? '',
     note: [doc.kind === 'credit_note' && doc.reason ? doc.reason : '', doc.notes].filter((s) => s.trim()).join('\n\n'),
-    terms: doc.kind === 'credit_note' ? `Credit on invoice ${parent?.number ?? ''}`.trim() : doc.terms,
+    // a credit note's terms say that nothing is to be paid to the seller (BR-CO-25 wants terms or a due
+    // date when the amount is positive, and a credit note's amount is what the seller owes)
+    terms: credit ? creditTerms(parent) : doc.terms,
     period: doc.period.start || doc.period.end ? { start: doc.period.start, end: doc.period.end } : null,
     preceding: doc.kind === 'credit_note' && parent ? { number: parent.number, issueDate: parent.issueDate } : null,
     seller: {
@@ -273,58 +326,30 @@ export function einvoiceModel(
       prepaid: total.minus(payable).toString(),
       payable: payable.toString(),
     },
-    payment: seller.einvoice_iban.trim()
-      ? { iban: seller.einvoice_iban.replace(/\s+/g, '').toUpperCase(), bic: seller.einvoice_bic.trim(), reference: doc.number }
-      : null,
+    payment:
+      !credit && seller.einvoice_iban.trim()
+        ? { iban: seller.einvoice_iban.replace(/\s+/g, '').toUpperCase(), bic: seller.einvoice_bic.trim(), reference: doc.number }
+        : null,
+    settlement: credit && german ? { reference: parent?.number ?? doc.number } : null,
   };
   return { model, missing, invalid };
 }
 
+function creditTerms(parent: BillingDocument | undefined): string {
+  const on = parent ? ` invoice ${parent.number}` : ' the credited invoice';
+  return `Credit note: nothing is to be paid to the seller. Its amount reduces what is due on${on}; an amount already paid is refunded.`;
+}
+
 /**
- * BT-10, the buyer's reference: Peppol (R003) and XRechnung (BR-DE-15) require one. The service keeps no
- * buyer reference per document yet, so the invoice number stands in for it (a credit note gives its
- * invoice's): the buyer can always match it. A Leitweg-ID for German public buyers needs a document
- * field of its own.
+ * BT-10 when the client has no buyer reference of its own: Peppol (R003) and XRechnung (BR-DE-15)
+ * require one, so the invoice number stands in for it (a credit note gives its invoice's): the buyer can
+ * always match it.
  */
 function buyerReference(doc: BillingDocument, parent?: BillingDocument): string {
   return doc.kind === 'credit_note' && parent ? parent.number : doc.number;
 }
 
-/**
- * EAS codes (CEF code list) of the VAT numbers of the countries whose scheme is listed, as Peppol
- * participants are commonly registered. A party registered under another identifier (a GLN, a national
- * company number) needs a field of its own, which the service does not have yet.
- */
-const VAT_EAS: Record<string, string> = {
-  AT: '9914',
-  BE: '9925',
-  BG: '9926',
-  CH: '9927',
-  CY: '9928',
-  CZ: '9929',
-  DE: '9930',
-  EE: '9931',
-  ES: '9920',
-  FI: '0213',
-  FR: '9957',
-  GB: '9932',
-  GR: '9933',
-  HR: '9934',
-  HU: '9910',
-  IE: '9935',
-  IT: '0211',
-  LT: '9937',
-  LU: '9938',
-  LV: '9939',
-  MT: '9943',
-  NL: '9944',
-  PL: '9945',
-  PT: '9946',
-  RO: '9947',
-  SI: '9949',
-  SK: '9950',
-};
-
+/** A party without an electronic address of its own: its VAT number in its country's scheme, else `email` (EM). */
 function endpointOf(country: string, vat: string, email: string): Endpoint | null {
   const scheme = VAT_EAS[country];
   if (scheme && vat) return { scheme, id: vat };

@@ -20,6 +20,15 @@ import { facturXPdf, PDFA_DEFINITION } from './facturx.ts';
 import { READ_BODY_LIMIT, readEinvoice } from './reader.ts';
 import { unreadable } from './safe-xml.ts';
 import { ublXml } from './ubl.ts';
+import { PEPPOL_EAS } from './electronic-address.ts';
+import { clientEinvoice, clientEinvoiceRoutes, CLIENT_EINVOICE_MIGRATION } from './client-einvoice.ts';
+import {
+  documentEinvoice,
+  documentEinvoiceRoutes,
+  DOCUMENT_EINVOICE_MIGRATION,
+  referencesLine,
+  withReferencesLine,
+} from './document-einvoice.ts';
 import { documentLinks, readerScreen } from './screens.ts';
 
 declare module 'billing-service' {
@@ -33,6 +42,8 @@ declare module 'billing-service' {
     einvoice_bic: string;
     einvoice_contact_name: string;
     einvoice_contact_phone: string;
+    einvoice_seller_scheme: string;
+    einvoice_seller_id: string;
   }
 }
 
@@ -48,6 +59,8 @@ const SELLER_KEYS = [
   'einvoice_bic',
   'einvoice_contact_name',
   'einvoice_contact_phone',
+  'einvoice_seller_scheme',
+  'einvoice_seller_id',
 ] as const satisfies readonly (keyof SellerSettings)[];
 
 const ID_ARGS: Record<string, ArgSchema> = { id: { type: 'integer', minimum: 1, required: true, description: 'The document id.' } };
@@ -57,9 +70,19 @@ export async function sellerSettings(ctx: PluginContext, tx?: Tx): Promise<Selle
   return ctx.options.getMany(SELLER_KEYS, tx);
 }
 
-/** The model of `doc` in `format`, or 409 `billing_einvoice_incomplete` listing everything missing at once. */
-function modelOrRefuse(doc: BillingDocument, seller: SellerSettings, format: EinvoiceFormat, parent?: BillingDocument): EinvoiceModel {
-  const { model, missing, invalid } = einvoiceModel(doc, seller, format, parent);
+/**
+ * The model of `doc` in `format` (with the seller's settings and its client's e-invoice details), or 409
+ * `billing_einvoice_incomplete` listing everything missing at once.
+ */
+async function modelOrRefuse(
+  ctx: PluginContext,
+  doc: BillingDocument,
+  format: EinvoiceFormat,
+  parent?: BillingDocument,
+): Promise<EinvoiceModel> {
+  const client = doc.clientId ? await clientEinvoice(ctx, doc.clientId) : undefined;
+  const refs = await documentEinvoice(ctx, doc.kind === 'credit_note' && parent ? parent.id : doc.id);
+  const { model, missing, invalid } = einvoiceModel(doc, await sellerSettings(ctx), format, parent, client, refs);
   if (missing.length || Object.keys(invalid).length) throw incomplete(doc, missing, invalid);
   return model;
 }
@@ -120,8 +143,27 @@ function invoiceXmlRoute(
   } as const;
 }
 
+/** `GET /credit-notes/{id}/<format>`: a credit note in UBL, named `<number>[-<format>].xml`. */
+function creditNoteXmlRoute(format: 'ubl' | 'xrechnung', description: string) {
+  return {
+    path: `/credit-notes/(?P<id>[\\d]+)/${format}`,
+    methods: 'GET',
+    capability: 'bill_view_invoices',
+    // resolved through its invoice: another user's credit note answers 404, as its invoice does
+    object: { param: 'id', kind: 'credit_note' },
+    args: ID_ARGS,
+    description,
+    response: { contentType: 'application/xml', errors: EINVOICE_ERRORS },
+    handler: async (req: RestRequest, ctx: PluginContext) => {
+      const note = await ctx.api.creditNotes.get(req.params.id);
+      const parent = note.parentId ? ((await ctx.api.invoices.find(note.parentId)) ?? undefined) : undefined;
+      return xmlResponse(ublXml(await modelOrRefuse(ctx, note, format, parent)), xmlName(note, format === 'ubl' ? '' : `-${format}`));
+    },
+  } as const;
+}
+
 async function invoiceCii(ctx: PluginContext, doc: BillingDocument): Promise<string> {
-  return ciiXml(modelOrRefuse(doc, await sellerSettings(ctx), 'facturx'));
+  return ciiXml(await modelOrRefuse(ctx, doc, 'facturx'));
 }
 
 const pdfa = (definition: TDocumentDefinitions): TDocumentDefinitions => ({ ...definition, ...PDFA_DEFINITION });
@@ -175,10 +217,34 @@ export default definePlugin({
       default: '',
       description: "The seller's contact telephone (XRechnung requires it)",
     },
+    einvoice_seller_scheme: {
+      type: 'string',
+      enum: ['', ...PEPPOL_EAS],
+      default: '',
+      description: "The scheme (EAS code) of the seller's electronic address, when it is not the VAT number (e.g. 0088, GLN)",
+    },
+    einvoice_seller_id: {
+      type: 'string',
+      maxLength: 100,
+      default: '',
+      description: "The seller's electronic address in that scheme (Peppol participant identifier)",
+    },
   },
   screens: [readerScreen],
+  migrations: [CLIENT_EINVOICE_MIGRATION, DOCUMENT_EINVOICE_MIGRATION],
   listeners: [
     documentLinks,
+    // the buyer's references on the PDF of an invoice or credit note (a credit note's: its invoice's)
+    filter('billing_pdf_document', (ctx) => async (definition, document) => {
+      const doc = document as BillingDocument;
+      if (doc.kind !== 'invoice' && doc.kind !== 'credit_note') return definition;
+      const refs = await documentEinvoice(ctx, doc.kind === 'credit_note' && doc.parentId ? doc.parentId : doc.id);
+      const client = doc.clientId ? await clientEinvoice(ctx, doc.clientId) : undefined;
+      return withReferencesLine(
+        definition,
+        referencesLine(refs.buyer_reference || client?.buyer_reference || '', refs.purchase_order_reference),
+      );
+    }),
     // einvoice_required: an invoice whose EN 16931 e-invoice (CII, Factur-X) would be refused is not issued
     // either; Peppol's and XRechnung's further requirements are checked when those are asked for. This
     // decides whether an invoice goes out, so it fails closed: an error here refuses too.
@@ -197,10 +263,10 @@ export default definePlugin({
   ],
   rest: [
     invoiceXmlRoute('ubl', 'The invoice as a Peppol BIS Billing 3.0 UBL invoice.', async (ctx, doc) =>
-      ublXml(modelOrRefuse(doc, await sellerSettings(ctx), 'ubl')),
+      ublXml(await modelOrRefuse(ctx, doc, 'ubl')),
     ),
     invoiceXmlRoute('xrechnung', 'The invoice as an XRechnung (UBL) invoice.', async (ctx, doc) =>
-      ublXml(modelOrRefuse(doc, await sellerSettings(ctx), 'xrechnung')),
+      ublXml(await modelOrRefuse(ctx, doc, 'xrechnung')),
     ),
     invoiceXmlRoute('cii', 'The invoice as a UN/CEFACT CII D16B invoice (EN 16931 profile).', invoiceCii),
     {
@@ -225,21 +291,10 @@ export default definePlugin({
         );
       },
     },
-    {
-      path: '/credit-notes/(?P<id>[\\d]+)/ubl',
-      methods: 'GET',
-      capability: 'bill_view_invoices',
-      // resolved through its invoice: another user's credit note answers 404, as its invoice does
-      object: { param: 'id', kind: 'credit_note' },
-      args: ID_ARGS,
-      description: 'The credit note as a Peppol BIS Billing 3.0 UBL credit note referring to its invoice.',
-      response: { contentType: 'application/xml', errors: EINVOICE_ERRORS },
-      handler: async (req, ctx) => {
-        const note = await ctx.api.creditNotes.get(req.params.id);
-        const parent = note.parentId ? ((await ctx.api.invoices.find(note.parentId)) ?? undefined) : undefined;
-        return xmlResponse(ublXml(modelOrRefuse(note, await sellerSettings(ctx), 'ubl', parent)), xmlName(note, ''));
-      },
-    },
+    creditNoteXmlRoute('ubl', 'The credit note as a Peppol BIS Billing 3.0 UBL credit note referring to its invoice.'),
+    creditNoteXmlRoute('xrechnung', 'The credit note as an XRechnung (UBL) credit note referring to its invoice.'),
+    ...clientEinvoiceRoutes,
+    ...documentEinvoiceRoutes,
     {
       path: '/einvoices/read',
       methods: 'POST',

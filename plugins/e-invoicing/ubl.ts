@@ -41,6 +41,7 @@ export function ublXml(model: EinvoiceModel): string {
     text('cbc:BuyerReference', model.buyerReference),
     // BG-14, after the buyer reference in both Invoice-2 and CreditNote-2
     model.period && el('cac:InvoicePeriod', null, text('cbc:StartDate', model.period.start), text('cbc:EndDate', model.period.end)),
+    model.orderReference && el('cac:OrderReference', null, text('cbc:ID', model.orderReference)),
     model.preceding &&
       el(
         'cac:BillingReference',
@@ -61,6 +62,13 @@ export function ublXml(model: EinvoiceModel): string {
           text('cbc:ID', model.payment.iban),
           model.payment.bic && el('cac:FinancialInstitutionBranch', null, text('cbc:ID', model.payment.bic)),
         ),
+      ),
+    model.settlement &&
+      el(
+        'cac:PaymentMeans',
+        null,
+        text('cbc:PaymentMeansCode', '97', { name: 'Clearing between partners' }),
+        text('cbc:PaymentID', model.settlement.reference),
       ),
     model.terms.trim() && el('cac:PaymentTerms', null, text('cbc:Note', model.terms)),
     model.allowances.map((a) =>

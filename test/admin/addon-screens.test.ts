@@ -307,7 +307,21 @@ suite('the addon screens in Chromium', () => {
   });
 
   it("E-invoices: an issued invoice's screen links the plugin's formats; the UBL downloaded carries the REST total", async () => {
+    // a German buyer with its VAT number and address: what a domestic German Peppol invoice needs
+    const kaeufer = await k.identity.users.create(
+      {
+        login: 'kaeufer',
+        email: 'ap@kaeufer.example',
+        role: 'billing_client',
+        display_name: 'Käufer AG',
+        country: 'DE',
+        vat: 'DE987654321',
+        address: 'Marktplatz 2\n80331 München',
+      },
+      CLI,
+    );
     const inv = await invoice('Two rates', {
+      client_id: kaeufer.id,
       status: 'available',
       items: [
         { name: 'Consulting', quantity: 2, price: 120, tax_rate: 19 },

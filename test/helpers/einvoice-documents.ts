@@ -17,6 +17,8 @@ export const SELLER: SellerSettings = {
   einvoice_bic: 'BYLADEM1001',
   einvoice_contact_name: 'Erika Mustermann',
   einvoice_contact_phone: '+49 30 1234567',
+  einvoice_seller_scheme: '',
+  einvoice_seller_id: '',
 };
 
 /** The seller as site options, for the tests that run the service: SELLER, its VAT rate and exemption statement. */
@@ -49,13 +51,15 @@ export interface DocSpec {
   terms?: string;
   /** The service period billed (BG-14); none when omitted. */
   period?: ServicePeriod;
+  /** The seller (default SELLER): its country decides the tax treatment. */
+  seller?: SellerSettings;
 }
 
 /** An issued invoice as the document service would have stored it. */
 export function invoiceOf(spec: DocSpec, id = 1): BillingDocument {
   const treatment = taxTreatment({
     taxRate: spec.taxRate,
-    businessCountry: 'DE',
+    businessCountry: (spec.seller ?? SELLER).business_country,
     taxExemptStatement: spec.exemptStatement,
     customerCountry: spec.customer.country,
     customerVat: spec.customer.vat,
