@@ -147,7 +147,16 @@ export function ciiXml(model: EinvoiceModel): string {
         party('ram:BuyerTradeParty', model.buyer),
         model.orderReference && el('ram:BuyerOrderReferencedDocument', null, text('ram:IssuerAssignedID', model.orderReference)),
       ),
-      el('ram:ApplicableHeaderTradeDelivery', null),
+      el(
+        'ram:ApplicableHeaderTradeDelivery',
+        null,
+        model.deliveryDate &&
+          el(
+            'ram:ActualDeliverySupplyChainEvent',
+            null,
+            el('ram:OccurrenceDateTime', null, text('udt:DateTimeString', date102(model.deliveryDate), { format: '102' })),
+          ),
+      ),
       settlement,
     ),
   );

@@ -101,6 +101,12 @@ export interface EinvoiceModel {
   terms: string;
   /** The invoice period (BG-14: BT-73 start, BT-74 end, `Y-m-d`), or null when the document has none. */
   period: { start: string | null; end: string | null } | null;
+  /**
+   * The date of supply (BT-72) when the document names no period: German VAT law wants one of the two
+   * on every invoice (XRechnung warns, BR-DE-TMP-32), and a document without a period was delivered
+   * when it was issued. Null when the period says it.
+   */
+  deliveryDate: string | null;
   /** Credit notes: the invoice credited (BG-3). */
   preceding: { number: string; issueDate: string } | null;
   seller: EinvoiceParty;
@@ -286,6 +292,7 @@ export function einvoiceModel(
     // date when the amount is positive, and a credit note's amount is what the seller owes)
     terms: credit ? creditTerms(parent) : doc.terms,
     period: doc.period.start || doc.period.end ? { start: doc.period.start, end: doc.period.end } : null,
+    deliveryDate: doc.period.start || doc.period.end ? null : doc.issueDate,
     preceding: doc.kind === 'credit_note' && parent ? { number: parent.number, issueDate: parent.issueDate } : null,
     seller: {
       name: seller.company_name.trim(),

@@ -1,7 +1,8 @@
 // Random invoices and credit notes through every format, checked by the official rules of their
 // receivers (no fatal assertion): every UBL by EN 16931 and Peppol BIS 3, every XRechnung by EN 16931 and
 // XRechnung, the CII by EN 16931 and its D16B schema; and the amounts read back equal to the document's.
-// A service period (closed or open at one end) is the invoice period of both syntaxes.
+// A service period (closed or open at one end) is the invoice period of both syntaxes; without one, the
+// issue date is the date of supply.
 // A document the service refuses (409 billing_einvoice_incomplete) must be one those rules do reject:
 // written anyway, it breaks them. The rules run in SaxonJS; see test/helpers/en16931.ts.
 import { describe, expect, it } from '@jest/globals';
@@ -140,7 +141,14 @@ function expectPeriod(xml: string, doc: BillingDocument): void {
   const ubl = /<cac:InvoicePeriod>(.*?)<\/cac:InvoicePeriod>/.exec(xml)?.[1];
   const cii = /<ram:BillingSpecifiedPeriod>(.*?)<\/ram:BillingSpecifiedPeriod>/.exec(xml)?.[1];
   const found = ubl ?? cii;
-  if (!start && !end) return expect(found).toBeUndefined();
+  // without a period the date of supply is the issue date (BT-72); with one, the period says it
+  const delivered =
+    /<cbc:ActualDeliveryDate>(.*?)</.exec(xml)?.[1] ?? /<ram:OccurrenceDateTime><udt:DateTimeString format="102">(\d{8})</.exec(xml)?.[1];
+  if (!start && !end) {
+    expect(found).toBeUndefined();
+    return expect(delivered).toBe(/<ram:/.test(xml) ? doc.issueDate.replace(/-/g, '') : doc.issueDate);
+  }
+  expect(delivered).toBeUndefined();
   const date = (d: string | null) => (d && cii ? d.replace(/-/g, '') : d);
   const [s, e] = ubl
     ? [/<cbc:StartDate>(.*?)</.exec(ubl)?.[1], /<cbc:EndDate>(.*?)</.exec(ubl)?.[1]]

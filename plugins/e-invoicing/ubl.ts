@@ -50,6 +50,7 @@ export function ublXml(model: EinvoiceModel): string {
       ),
     el('cac:AccountingSupplierParty', null, party(model.seller)),
     el('cac:AccountingCustomerParty', null, party(model.buyer)),
+    model.deliveryDate && el('cac:Delivery', null, text('cbc:ActualDeliveryDate', model.deliveryDate)),
     model.payment &&
       el(
         'cac:PaymentMeans',
