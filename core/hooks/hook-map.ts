@@ -129,6 +129,40 @@ export interface CoreFilterMap {
    * or `quote`; each link names a REST path with `{id}` and the statuses it is shown for.
    */
   billing_admin_document_links: [links: DocumentLink[], kind: string];
+  /**
+   * What `billing export` writes and `billing import` reads back beyond the core's own files: an active
+   * plugin adds a section per table it keeps (docs/import-export.md). Only the core raises it.
+   */
+  billing_export_sections: [sections: ExportSection[]];
+}
+
+/**
+ * One file of an export archive (`<name>.ndjson`): the rows of a table exactly as stored, one JSON
+ * object per line, restored with their ids. A plugin names its sections `<plugin>/<what>`.
+ */
+export interface ExportSection {
+  /** `clients`, `recurring/profiles`: letters, digits, `_` and `-`, one `/` at most. */
+  name: string;
+  /** The table (a plugin's own): exported as `select … from <table>`, restored by `insert`. */
+  table: string;
+  /** The columns that order its rows uniquely (the primary key), read in batches in that order. */
+  key: readonly string[];
+  /** SQL over the table's columns choosing its rows, when the table holds several sections' (users and clients). */
+  where?: string;
+  /** The whole section travels only with `--include-secrets` (sign-in secrets). */
+  secret?: boolean;
+  /**
+   * Columns that travel only with `--include-secrets`; a restore without them gives each row a fresh
+   * value from the function (a new signing secret), or leaves the column to its default when null.
+   */
+  secretColumns?: Readonly<Record<string, (() => string) | null>>;
+  /**
+   * Columns naming rows of a section restored later (a quote's invoice): restored empty with the rows,
+   * then set once every section is in, so references in either direction hold.
+   */
+  later?: readonly string[];
+  /** The SQL sequence its ids come from when it is not the key column's own (a `serial`): moved past the highest restored id. */
+  sequence?: string;
 }
 
 /** A download on a document's admin screen, declared by a plugin (`billing_admin_document_links`). */
@@ -211,6 +245,8 @@ export const CORE_HOOKS = Object.freeze({
   billing_public_accept_fields: fail('fields', 'quote', 'context'),
   // a broken plugin's link must not take the builder down: the others are still offered
   billing_admin_document_links: { kind: 'filter', args: ['links', 'kind'], onError: 'isolate' },
+  // an archive missing a plugin's section would be a backup that silently cannot be restored
+  billing_export_sections: fail('sections'),
 } satisfies Record<keyof CoreActionMap | keyof CoreFilterMap, HookSpec>);
 
 type CoreHook = keyof typeof CORE_HOOKS;
