@@ -45,7 +45,6 @@ export interface RunOutcome {
   error?: string;
 }
 
-
 /**
  * The longest a timer waits before looking at the clock again: setTimeout cannot wait beyond 2^31 ms
  * (a monthly or yearly schedule), and a wall clock set back is noticed within this time.
@@ -157,17 +156,17 @@ export class JobScheduler {
     );
     const last = new Map(rows.map((r) => [r.hook, r]));
     const now = new Date();
-    return this.jobs
-      .entriesWithOwner()
-      .sort((a, b) => a.key.localeCompare(b.key))
-      .map(({ owner, item: job }) => ({
-        hook: job.hook,
-        owner,
-        schedule: this.schedules.get(job.hook) || 'off',
-        next_run: this.schedules.get(job.hook) ? dueTimes(this.schedules.get(job.hook)!, now).next().toDate().toISOString() : null,
-        last_run: timestamp(last.get(job.hook)?.started_at)?.toISOString() ?? null,
-        last_result: last.get(job.hook)?.status ?? null,
-      }));
+    const jobs = this.jobs.entriesWithOwner().sort((a, b) => a.key.localeCompare(b.key));
+    // asked afresh: a process that runs no jobs (the CLI) has not resolved the setting-held ones
+    const schedules = await Promise.all(jobs.map(({ item }) => this.resolve(item)));
+    return jobs.map(({ owner, item: job }, i) => ({
+      hook: job.hook,
+      owner,
+      schedule: schedules[i] || 'off',
+      next_run: schedules[i] ? dueTimes(schedules[i], now).next().toDate().toISOString() : null,
+      last_run: timestamp(last.get(job.hook)?.started_at)?.toISOString() ?? null,
+      last_result: last.get(job.hook)?.status ?? null,
+    }));
   }
 
   /** Starts the job's timer and catches it up (see `catchUp`); a job whose schedule is off waits for `refresh`. */

@@ -35,6 +35,15 @@ export async function readArchive(
   const order: string[] = [];
   let manifest: Manifest | null = null;
   let total = 0;
+  // what the visitor threw (a row the database refused) is its own error, not the archive's
+  let visitorError: unknown = null;
+  const hand = async (take: (lines: string[]) => Promise<void>, lines: string[]) => {
+    try {
+      await take(lines);
+    } catch (err) {
+      throw (visitorError = err);
+    }
+  };
   const feeding = pipeline(createReadStream(path), createGunzip(), extract).catch((err: Error) => {
     throw invalid(`the archive is corrupt or truncated (${err.message})`);
   });
@@ -44,7 +53,7 @@ export async function readArchive(
       if (type !== 'file') throw invalid(`the archive holds "${name}", which is not a plain file`);
       const kind = allowedEntryName(name);
       if (!kind) throw invalid(`the archive holds "${name}", which no billing export has`);
-      if (found.has(name) || name === MANIFEST_FILE && manifest) throw invalid(`the archive holds "${name}" twice`);
+      if (found.has(name) || (name === MANIFEST_FILE && manifest)) throw invalid(`the archive holds "${name}" twice`);
       if (manifest) throw invalid(`"${name}" comes after manifest.json, which is the archive's last entry`);
       if (found.size + 1 > ARCHIVE_LIMITS.entries) throw invalid(`the archive holds more than ${ARCHIVE_LIMITS.entries} files`);
       const limit = kind === 'manifest' ? ARCHIVE_LIMITS.manifestBytes : ARCHIVE_LIMITS.entryBytes;
@@ -76,7 +85,7 @@ export async function readArchive(
           batch.push(line);
           batchBytes += line.length;
           if (batch.length >= BATCH_ROWS || batchBytes >= BATCH_BYTES) {
-            await take(batch);
+            await hand(take, batch);
             batch = [];
             batchBytes = 0;
           }
@@ -89,7 +98,7 @@ export async function readArchive(
         file.rows = lines.count;
       }
       if (expect) checkFile(expect, name, file);
-      if (take && batch.length) await take(batch);
+      if (take && batch.length) await hand(take, batch);
       found.set(name, file);
       order.push(name);
     }
@@ -98,7 +107,9 @@ export async function readArchive(
   const [read, fed] = await Promise.allSettled([reading, feeding]);
   if (read.status === 'rejected') {
     extract.destroy();
-    throw read.reason;
+    const err = read.reason as unknown;
+    if (err === visitorError || err instanceof BillingError) throw err;
+    throw invalid(`the archive is corrupt or truncated (${(err as Error)?.message ?? err})`);
   }
   if (fed.status === 'rejected') throw fed.reason;
   if (!manifest) throw invalid('the archive has no manifest.json (it is truncated, or not a billing export)');
@@ -118,7 +129,8 @@ function checkFile(manifest: Manifest, name: string, file: ManifestFile): void {
   const listed = Object.hasOwn(manifest.files, name) ? manifest.files[name] : undefined;
   if (!listed) throw invalid(`"${name}" is not listed in the manifest`);
   if (listed.sha256 !== file.sha256 || listed.size !== file.size) throw invalid(`"${name}" does not match its checksum in the manifest`);
-  if (file.rows !== undefined && listed.rows !== file.rows) throw invalid(`"${name}" has ${file.rows} rows; the manifest says ${listed.rows}`);
+  if (file.rows !== undefined && listed.rows !== file.rows)
+    throw invalid(`"${name}" has ${file.rows} rows; the manifest says ${listed.rows}`);
 }
 
 /** Splits NDJSON bytes into lines, each at most `rowBytes` long; the last one must end with a newline too. */
@@ -157,6 +169,7 @@ class LineSplitter {
   }
 
   private grow(n: number): void {
-    if (this.restBytes + n > ARCHIVE_LIMITS.rowBytes) throw invalid(`a row of "${this.name}" is longer than ${ARCHIVE_LIMITS.rowBytes} bytes`);
+    if (this.restBytes + n > ARCHIVE_LIMITS.rowBytes)
+      throw invalid(`a row of "${this.name}" is longer than ${ARCHIVE_LIMITS.rowBytes} bytes`);
   }
 }

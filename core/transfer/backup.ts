@@ -4,10 +4,10 @@ import { exportArchive } from './export.ts';
 import type { TransferDeps } from './transfer-deps.ts';
 
 /** A backup's file name: the time it was taken, so names sort as the backups were made. */
-const BACKUP_NAME = /^billing-backup-\d{8}T\d{6}Z\.tar\.gz$/;
+const BACKUP_NAME = /^billing-backup-\d{8}T\d{9}Z\.tar\.gz$/;
 
 export function backupName(at: Date): string {
-  return `billing-backup-${at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}.tar.gz`;
+  return `billing-backup-${at.toISOString().replace(/[-:.]/g, '')}.tar.gz`;
 }
 
 export type BackupResult = { file: string; bytes: number; rows: number; removed: string[] } | { skipped: string };

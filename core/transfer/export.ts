@@ -144,9 +144,7 @@ async function spoolSection(
   try {
     for (;;) {
       const params: unknown[] = [omitted];
-      const after: string = last
-        ? `and (${keys}) > (${last.map((v, i) => `$${params.push(v)}::${keyTypes[i]}`).join(', ')})`
-        : '';
+      const after: string = last ? `and (${keys}) > (${last.map((v, i) => `$${params.push(v)}::${keyTypes[i]}`).join(', ')})` : '';
       const page: Array<Record<string, string>> = await tx.query<Record<string, string>>(
         `select ${section.key.map((k, i) => `t.${k}::text as k${i}`).join(', ')}, (to_jsonb(t) - $1::text[])::text as row
            from ${section.table} t where ${where} ${after} order by ${keys} limit ${PAGE}`,
@@ -192,7 +190,7 @@ async function addPdfs(tx: Tx, d: TransferDeps, pack: tar.Pack, files: Record<st
       (await tx.query<{ n: string }>('select count(*) as n from billing_documents where kind = $1 and trashed_at is null', [kind]))[0]!.n,
     );
     progress.begin(`pdfs/${PDF_FOLDER[kind]}`, total);
-    for (let last = 0; ; ) {
+    for (let last = 0; ;) {
       const page = await tx.query(
         `select ${DOCUMENT_COLUMNS} from billing_documents where kind = $1 and trashed_at is null and id > $2 order by id limit 100`,
         [kind, last],

@@ -101,7 +101,8 @@ export function parseManifest(bytes: Buffer): Manifest {
     throw invalid('the archive is not a billing export: manifest.json is not JSON');
   }
   const v = value as Partial<Manifest> | null;
-  if (!v || typeof v !== 'object' || v.format !== ARCHIVE_FORMAT) throw invalid('the archive is not a billing export (no "format": "billing-export")');
+  if (!v || typeof v !== 'object' || v.format !== ARCHIVE_FORMAT)
+    throw invalid('the archive is not a billing export (no "format": "billing-export")');
   // the version first: a later format may change anything else, and this is the clearest answer
   if (v.format_version !== FORMAT_VERSION) {
     throw invalid(`the archive's format_version is ${JSON.stringify(v.format_version)}; this service reads version ${FORMAT_VERSION}`);
