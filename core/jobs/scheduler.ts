@@ -171,10 +171,13 @@ export class JobScheduler {
 
   /** Starts the job's timer and catches it up (see `catchUp`); a job whose schedule is off waits for `refresh`. */
   private async schedule(job: JobDefinition): Promise<void> {
-    const schedule = await this.resolve(job);
-    if (!this.started || this.jobs.get(job.hook) !== job) return;
-    this.schedules.set(job.hook, schedule);
-    if (!schedule) return;
+    // a fixed schedule is armed at once (a due time just ahead must not slip while a setting is read)
+    if (typeof job.schedule !== 'string') {
+      const schedule = await this.resolve(job);
+      if (!this.started || this.jobs.get(job.hook) !== job) return;
+      this.schedules.set(job.hook, schedule);
+      if (!schedule) return;
+    }
     this.armNext(job, new Date());
     void this.catchUp(job);
   }
