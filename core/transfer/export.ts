@@ -49,10 +49,16 @@ export async function exportArchive(d: TransferDeps, path: string, opts: ExportO
   const partial = join(dirname(path), `.${basename(path)}.partial`);
   const pack = tar.pack();
   const written = pipeline(pack, createGzip(), createWriteStream(partial));
+  const discard = async () => {
+    pack.destroy();
+    await written.catch(() => {});
+    await rm(partial, { force: true });
+  };
   try {
     const files: Record<string, ManifestFile> = {};
     let rows = 0;
     const meta = await d.db.transaction(async (tx) => {
+      // a read-only snapshot meets no conflict, so is never tried twice (entries already packed would repeat)
       await tx.query('set transaction isolation level repeatable read, read only');
       if (opts.exclusive) {
         const [lock] = await tx.query<{ ok: boolean }>('select pg_try_advisory_xact_lock(hashtext($1)) as ok', [opts.exclusive]);
@@ -82,9 +88,7 @@ export async function exportArchive(d: TransferDeps, path: string, opts: ExportO
       return { schema, plugins };
     });
     if (!meta) {
-      pack.destroy();
-      await written.catch(() => {});
-      await rm(partial, { force: true });
+      await discard();
       return null;
     }
     const manifest: Manifest = {
@@ -103,9 +107,7 @@ export async function exportArchive(d: TransferDeps, path: string, opts: ExportO
     await rename(partial, path);
     return { path, bytes: (await stat(path)).size, files: Object.keys(files).length, rows };
   } catch (err) {
-    pack.destroy();
-    await written.catch(() => {});
-    await rm(partial, { force: true });
+    await discard();
     throw err;
   } finally {
     await rm(spool, { recursive: true, force: true });
