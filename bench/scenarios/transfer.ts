@@ -140,20 +140,22 @@ async function measure(env: BenchEnv, n: number, dir: string) {
   }
 }
 
-let results: Map<number, Awaited<ReturnType<typeof measure>>> | null = null;
+let results: Promise<Map<number, Awaited<ReturnType<typeof measure>>>> | null = null;
 
-/** Both scenarios read one set of measurements: the seeding is most of the work, done once per size. */
-async function measured(env: BenchEnv) {
-  if (results) return results;
-  if (!existsSync(TIME)) throw new Error(`${TIME} is needed to read the peak RSS of a command`);
-  const dir = mkdtempSync(join(tmpdir(), 'billing-bench-transfer-'));
-  try {
-    results = new Map();
-    for (const n of [...SIZES].sort((a, b) => a - b)) results.set(n, await measure(env, n, dir));
-    return results;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+/** Both scenarios read one set of measurements (a failure fails both): the seeding is most of the work, done once per size. */
+function measured(env: BenchEnv) {
+  results ??= (async () => {
+    if (!existsSync(TIME)) throw new Error(`${TIME} is needed to read the peak RSS of a command`);
+    const dir = mkdtempSync(join(tmpdir(), 'billing-bench-transfer-'));
+    try {
+      const out = new Map<number, Awaited<ReturnType<typeof measure>>>();
+      for (const n of [...SIZES].sort((a, b) => a - b)) out.set(n, await measure(env, n, dir));
+      return out;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  })();
+  return results;
 }
 
 const fmt = (n: number) => n.toLocaleString('en');
