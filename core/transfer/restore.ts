@@ -7,7 +7,7 @@ import type { PluginInfo } from '../plugins/plugin-manager.ts';
 import { checkAgainstManifest, readArchive } from './archive-reader.ts';
 import type { Manifest } from './manifest.ts';
 import { NO_PROGRESS, type Progress } from './progress.ts';
-import { sectionFile } from './sections.ts';
+import { DERIVED, sectionFile } from './sections.ts';
 import { tableColumns, type TransferDeps } from './transfer-deps.ts';
 
 /** The plugin lifecycle a restore needs: which are installed, and switching them on (and back off). */
@@ -194,6 +194,8 @@ async function restoreRows(tx: Tx, plan: Plan, manifest: Manifest, path: string,
   for (const { section } of [...plan.sections].reverse()) {
     await tx.query(`delete from ${section.table} where ${section.where ?? 'true'}`);
   }
+  // this locks the tables until the commit: a restore goes into an instance nobody uses yet
+  for (const [table, trigger] of DERIVED.triggers) await tx.query(`alter table ${table} disable trigger ${trigger}`);
   const later = new Map<string, string>();
   for (const [i, { section }] of plan.sections.entries()) {
     if (!section.later?.length) continue;
@@ -238,6 +240,8 @@ async function restoreRows(tx: Tx, plan: Plan, manifest: Manifest, path: string,
       await tx.query(`update ${p.section.table} t set ${set} from ${temp} l where ${match}`);
     }
   }
+  for (const [table, trigger] of DERIVED.triggers) await tx.query(`alter table ${table} enable trigger ${trigger}`);
+  for (const rebuild of DERIVED.rebuild) await tx.query(`select ${rebuild}()`);
   await continueSequences(tx, plan);
   // every instance forgets its cached options and looks at the plugins again
   await bumpRevision(tx, 'options');
