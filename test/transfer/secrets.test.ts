@@ -8,9 +8,14 @@ import { archiveDir } from './support.ts';
 
 const SECRET_KEY = 'sk_test_51SecretKeyThatMustNotTravel';
 const SIGNING = 'whsec_signingSecretThatMustNotTravel';
-const svc = useService({ plugins: ['gateway-a'], options: { gateway_a_secret_key: SECRET_KEY, gateway_a_signing_secret: SIGNING } });
+const svc = useService({
+  plugins: ['gateway-a', 'webhooks'],
+  options: { gateway_a_secret_key: SECRET_KEY, gateway_a_signing_secret: SIGNING, webhooks_allow_private_hosts: true },
+});
 const dir = archiveDir();
 let admin: TestUser;
+/** A webhook subscription's signing secret (a plugin's secret column). */
+let hook: { id: number; secret: string };
 const started: Array<{ stop(): Promise<void> }> = [];
 
 const cli = (databaseUrl: string, ...args: string[]) => billing(databaseUrl, args);
@@ -18,6 +23,9 @@ const signsIn = async (url: string, login: string, password: string) => (await n
 
 beforeAll(async () => {
   admin = await svc.makeUser('boss', 'administrator', 'boss-password');
+  const created = await svc.rest(admin).post('/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['invoice.created'] });
+  expect(created.status).toBe(201);
+  hook = { id: created.body.id, secret: created.body.secret };
   await svc
     .rest(admin)
     .post('/invoices', { customer_name: 'Jane', status: 'available', items: [{ name: 'Work', quantity: 1, price: 50 }] });
@@ -26,6 +34,9 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const s of started.reverse()) await s.stop();
 });
+
+const subscriptions = (t: TestService) =>
+  t.kernel.db.query<{ id: string; url: string; secret: string }>('select id, url, secret from webhooks_subscriptions order by id');
 
 /** Restores `archive` into a fresh instance and starts a server on the result (keys are read at start). */
 async function restoreFresh(archive: string) {
@@ -50,7 +61,7 @@ describe('secrets in an export', () => {
     );
     const [key] = await svc.kernel.db.query<{ value: string }>(`select value from billing_secrets where name = 'secret_key'`);
     expect(bytes).toContain('"login": "boss"');
-    for (const secret of [SECRET_KEY, SIGNING, stored!.password_hash, app!.password_hash, key!.value, admin.appPassword]) {
+    for (const secret of [SECRET_KEY, SIGNING, hook.secret, stored!.password_hash, app!.password_hash, key!.value, admin.appPassword]) {
       expect(bytes).not.toContain(secret);
     }
     expect(bytes).not.toContain('password_hash');
@@ -60,6 +71,10 @@ describe('secrets in an export', () => {
     expect((await new RestClient(kernel.url, admin.authorization).get('/users/me')).status).toBe(401);
     expect(await signsIn(kernel.url, 'boss', 'boss-password')).toBe(false);
     expect((await cli(target.databaseUrl, 'option', 'get', 'gateway_a_secret_key')).stdout).toBe('\n');
+    // the subscription is back, signing with a secret of its own (its old one did not travel)
+    const [sub] = await subscriptions(target);
+    expect(sub).toEqual({ id: String(hook.id), url: 'http://127.0.0.1:9/hook', secret: expect.stringMatching(/^whsec_/) });
+    expect(sub!.secret).not.toBe(hook.secret);
     // the CLI gives a password back
     expect((await cli(target.databaseUrl, 'user', 'set-password', 'boss', '--password', 'a-new-password')).code).toBe(0);
     expect(await signsIn(kernel.url, 'boss', 'a-new-password')).toBe(true);
@@ -79,6 +94,7 @@ describe('secrets in an export', () => {
     );
     expect(await signsIn(kernel.url, 'boss', 'boss-password')).toBe(true);
     expect((await cli(target.databaseUrl, 'option', 'get', 'gateway_a_secret_key')).stdout).toBe(`${SECRET_KEY}\n`);
+    expect(await subscriptions(target)).toEqual([{ id: String(hook.id), url: 'http://127.0.0.1:9/hook', secret: hook.secret }]);
     expect((await cli(target.databaseUrl, 'plugin', 'list', '--format', 'json')).stdout).toContain(
       '"name":"gateway-a","version":"1.0.0","title"',
     );
