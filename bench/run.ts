@@ -17,6 +17,7 @@ import { reminders } from './scenarios/reminders.ts';
 import { scale } from './scenarios/scale.ts';
 import { screens } from './scenarios/screens.ts';
 import { webhooks } from './scenarios/webhooks.ts';
+import { exportBench, importBench } from './scenarios/transfer.ts';
 
 const SCENARIOS: Scenario[] = [
   foundation,
@@ -35,6 +36,8 @@ const SCENARIOS: Scenario[] = [
   screens,
   scale,
   memory,
+  exportBench,
+  importBench,
 ];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -58,6 +58,10 @@ export const ERROR_STATUS = {
   billing_unknown_user: 404,
   billing_unknown_app_password: 404,
   billing_invalid_argument: 400,
+  // an export archive that is corrupt, tampered with, truncated, too large or of an unknown format
+  billing_archive_invalid: 400,
+  // a restore into an instance that already holds documents, clients or payments
+  billing_import_refused: 409,
   billing_conflict: 409,
   billing_internal: 500,
 } as const;

@@ -228,6 +228,8 @@ export class Kernel {
     if (rev === this.revision) return;
     this.revision = rev;
     await this.plugins.sync();
+    // a schedule that is a setting (backup_schedule) follows it on every instance
+    await this.jobs.refresh();
   }
 
   private async serve(): Promise<void> {

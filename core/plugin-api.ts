@@ -6,7 +6,15 @@
 export { definePlugin, type PluginContext, type PluginDefinition } from './plugins/define-plugin.ts';
 export { action, durable, filter, type Contributions, type ListenerDeclaration } from './plugins/contributions.ts';
 export type { ActionMap, FilterMap, HookDeclaration, HookPolicy, CreationSource, IssueRefusal, IssueContext } from './hooks/hook-map.ts';
-export type { Acceptance, AcceptanceContext, PublicPageContext, DocumentLink, ItemSource, ItemSuggestion } from './hooks/hook-map.ts';
+export type {
+  Acceptance,
+  AcceptanceContext,
+  PublicPageContext,
+  DocumentLink,
+  ItemSource,
+  ItemSuggestion,
+  ExportSection,
+} from './hooks/hook-map.ts';
 export { siteDate, siteDateTime, addDays } from './time/site-time.ts';
 export { formatMoney, formatDate } from './display/format.ts';
 export { totalsRows, type TotalsRow, type TotalsRowKey, type TotalsRowsOptions, type TotalsSource } from './display/totals-rows.ts';

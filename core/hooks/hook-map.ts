@@ -141,6 +141,40 @@ export interface CoreFilterMap {
    * and what plugins add (an item library's `items`), each a resource declared as data.
    */
   billing_import_resources: [resources: ImportResource<any>[]];
+  /**
+   * What `billing export` writes and `billing import` reads back beyond the core's own files: an active
+   * plugin adds a section per table it keeps (docs/import-export.md). Only the core raises it.
+   */
+  billing_export_sections: [sections: ExportSection[]];
+}
+
+/**
+ * One file of an export archive (`<name>.ndjson`): the rows of a table exactly as stored, one JSON
+ * object per line, restored with their ids. A plugin names its sections `<plugin>/<what>`.
+ */
+export interface ExportSection {
+  /** `clients`, `recurring/profiles`: letters, digits, `_` and `-`, one `/` at most. */
+  name: string;
+  /** The table (a plugin's own): exported as `select … from <table>`, restored by `insert`. */
+  table: string;
+  /** The columns that order its rows uniquely (the primary key), read in batches in that order. */
+  key: readonly string[];
+  /** SQL over the table's columns choosing its rows, when the table holds several sections' (users and clients). */
+  where?: string;
+  /** The whole section travels only with `--include-secrets` (sign-in secrets). */
+  secret?: boolean;
+  /**
+   * Columns that travel only with `--include-secrets`; a restore without them gives each row a fresh
+   * value from the function (a new signing secret), or leaves the column to its default when null.
+   */
+  secretColumns?: Readonly<Record<string, (() => string) | null>>;
+  /**
+   * Columns naming rows of a section restored later (a quote's invoice): restored empty with the rows,
+   * then set once every section is in, so references in either direction hold.
+   */
+  later?: readonly string[];
+  /** The SQL sequence its ids come from when it is not the key column's own (a `serial`): moved past the highest restored id. */
+  sequence?: string;
 }
 
 export type { ItemSource, ItemSuggestion } from '../admin/wire.ts';
@@ -229,6 +263,8 @@ export const CORE_HOOKS = Object.freeze({
   billing_admin_item_sources: { kind: 'filter', args: ['sources', 'kind'], onError: 'isolate' },
   // a broken plugin's resource must not take the core's imports down
   billing_import_resources: { kind: 'filter', args: ['resources'], onError: 'isolate' },
+  // an archive missing a plugin's section would be a backup that silently cannot be restored
+  billing_export_sections: fail('sections'),
 } satisfies Record<keyof CoreActionMap | keyof CoreFilterMap, HookSpec>);
 
 type CoreHook = keyof typeof CORE_HOOKS;

@@ -79,6 +79,20 @@ export function identityCommands(identity: Identity): Command[] {
       text: (r) => `User ${r.login} now has the role ${r.role}.`,
     },
     {
+      // a restore without secrets brings users back without passwords: this gives one back
+      words: ['user', 'set-password'],
+      usage: 'billing user set-password <login> --password <p>',
+      arity: 1,
+      options: { password: { type: 'string' } },
+      run: async ({ args, flags }) => {
+        const password = text(flags.password, 'password');
+        if (!password) throw new BillingError('billing_invalid_argument', '--password is required');
+        await identity.users.setPassword(args[0]!, password, CLI);
+        return { login: args[0], password_set: true };
+      },
+      text: (r) => `User ${r.login} has a new password.`,
+    },
+    {
       words: ['user', 'delete'],
       usage: 'billing user delete <login>',
       arity: 1,

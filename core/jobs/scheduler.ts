@@ -4,13 +4,20 @@ import { timestamp, type Database } from '../db/database.ts';
 import { BillingError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { OwnedRegistry } from '../owned-registry.ts';
+import { validCron } from './cron.ts';
+
+export { validCron } from './cron.ts';
 
 /** A scheduled job, declared as data (`{ hook, schedule }`) by the core or a plugin. */
 export interface JobDefinition {
   /** The job's name, as WordPress names cron events by their hook (e.g. `billing_check_pending_gateway_c_payments`). */
   hook: string;
-  /** A cron expression (5 fields, or 6 with seconds), evaluated in UTC. */
-  schedule: string;
+  /**
+   * A cron expression (5 fields, or 6 with seconds), evaluated in UTC; or a function answering it,
+   * for a schedule that is a setting (`backup_schedule`): asked when jobs start and whenever the
+   * cluster's settings change (`refresh`), an empty answer switching the job off.
+   */
+  schedule: string | (() => Promise<string>);
   description?: string;
   /** The work. Whatever it returns (JSON) is recorded as the run's result. */
   run(run: JobRun): Promise<unknown>;
@@ -38,18 +45,6 @@ export interface RunOutcome {
   error?: string;
 }
 
-/** 5 fields, or 6 with seconds first. */
-export function validCron(expression: string): boolean {
-  const fields = expression.trim().split(/\s+/).length;
-  if (fields !== 5 && fields !== 6) return false;
-  try {
-    CronExpressionParser.parse(expression, { tz: 'UTC', strict: false });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The longest a timer waits before looking at the clock again: setTimeout cannot wait beyond 2^31 ms
  * (a monthly or yearly schedule), and a wall clock set back is noticed within this time.
@@ -70,6 +65,8 @@ function dueTimes(schedule: string, at: Date) {
  */
 export class JobScheduler {
   readonly jobs = new OwnedRegistry<JobDefinition>('job');
+  /** Each job's schedule in force ('' = off: a schedule from a setting that is empty or invalid). */
+  private readonly schedules = new Map<string, string>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** Hooks with a scheduled run under way on this instance: a due time that comes meanwhile is skipped. */
   private readonly running = new Set<string>();
@@ -86,21 +83,54 @@ export class JobScheduler {
   }
 
   add(owner: string, job: JobDefinition): void {
-    if (!validCron(job.schedule)) throw new Error(`job ${job.hook} of ${owner} has an invalid schedule "${job.schedule}"`);
+    if (typeof job.schedule === 'string' && !validCron(job.schedule)) {
+      throw new Error(`job ${job.hook} of ${owner} has an invalid schedule "${job.schedule}"`);
+    }
     this.jobs.add(owner, job.hook, job);
-    if (this.started) this.schedule(job);
+    this.schedules.set(job.hook, typeof job.schedule === 'string' ? job.schedule : '');
+    if (this.started) void this.schedule(job);
   }
 
   removeOwner(owner: string): void {
     for (const hook of this.jobs.removeOwner(owner)) {
       clearTimeout(this.timers.get(hook));
       this.timers.delete(hook);
+      this.schedules.delete(hook);
     }
   }
 
   start(): void {
     this.started = true;
-    for (const job of this.jobs.values()) this.schedule(job);
+    for (const job of this.jobs.values()) void this.schedule(job);
+  }
+
+  /** Asks the jobs whose schedule is a setting for it again, and re-arms those whose answer changed. */
+  async refresh(): Promise<void> {
+    for (const job of this.jobs.values()) {
+      if (typeof job.schedule === 'string') continue;
+      const next = await this.resolve(job);
+      if (this.jobs.get(job.hook) !== job || next === this.schedules.get(job.hook)) continue;
+      this.schedules.set(job.hook, next);
+      clearTimeout(this.timers.get(job.hook));
+      this.timers.delete(job.hook);
+      if (this.started && next) this.armNext(job, new Date());
+    }
+  }
+
+  /** The job's schedule now: its own, or its setting's when valid ('' = off). */
+  private async resolve(job: JobDefinition): Promise<string> {
+    if (typeof job.schedule === 'string') return job.schedule;
+    try {
+      const value = (await job.schedule()).trim();
+      if (value && !validCron(value)) {
+        this.log.error({ job: job.hook, schedule: value }, 'the job is off: its schedule is not a cron expression');
+        return '';
+      }
+      return value;
+    } catch (err) {
+      this.log.error({ err, job: job.hook }, 'the job is off: its schedule could not be read');
+      return '';
+    }
   }
 
   /** Stops scheduling and waits for runs under way to finish. */
@@ -126,21 +156,28 @@ export class JobScheduler {
     );
     const last = new Map(rows.map((r) => [r.hook, r]));
     const now = new Date();
-    return this.jobs
-      .entriesWithOwner()
-      .sort((a, b) => a.key.localeCompare(b.key))
-      .map(({ owner, item: job }) => ({
-        hook: job.hook,
-        owner,
-        schedule: job.schedule,
-        next_run: dueTimes(job.schedule, now).next().toDate().toISOString(),
-        last_run: timestamp(last.get(job.hook)?.started_at)?.toISOString() ?? null,
-        last_result: last.get(job.hook)?.status ?? null,
-      }));
+    const jobs = this.jobs.entriesWithOwner().sort((a, b) => a.key.localeCompare(b.key));
+    // asked afresh: a process that runs no jobs (the CLI) has not resolved the setting-held ones
+    const schedules = await Promise.all(jobs.map(({ item }) => this.resolve(item)));
+    return jobs.map(({ owner, item: job }, i) => ({
+      hook: job.hook,
+      owner,
+      schedule: schedules[i] || 'off',
+      next_run: schedules[i] ? dueTimes(schedules[i], now).next().toDate().toISOString() : null,
+      last_run: timestamp(last.get(job.hook)?.started_at)?.toISOString() ?? null,
+      last_result: last.get(job.hook)?.status ?? null,
+    }));
   }
 
-  /** Starts the job's timer and catches it up (see `catchUp`). */
-  private schedule(job: JobDefinition): void {
+  /** Starts the job's timer and catches it up (see `catchUp`); a job whose schedule is off waits for `refresh`. */
+  private async schedule(job: JobDefinition): Promise<void> {
+    // a fixed schedule is armed at once (a due time just ahead must not slip while a setting is read)
+    if (typeof job.schedule !== 'string') {
+      const schedule = await this.resolve(job);
+      if (!this.started || this.jobs.get(job.hook) !== job) return;
+      this.schedules.set(job.hook, schedule);
+      if (!schedule) return;
+    }
     this.armNext(job, new Date());
     void this.catchUp(job);
   }
@@ -153,7 +190,8 @@ export class JobScheduler {
    * catch-up. Every instance names the same due time, so the claim row still lets one of them run it.
    */
   private armNext(job: JobDefinition, after: Date): void {
-    this.arm(job, dueTimes(job.schedule, after).next().toDate());
+    const schedule = this.schedules.get(job.hook);
+    if (schedule) this.arm(job, dueTimes(schedule, after).next().toDate());
   }
 
   private arm(job: JobDefinition, due: Date): void {
@@ -176,7 +214,9 @@ export class JobScheduler {
 
   private async catchUp(job: JobDefinition): Promise<void> {
     try {
-      const due = dueTimes(job.schedule, new Date()).prev().toDate();
+      const schedule = this.schedules.get(job.hook);
+      if (!schedule) return;
+      const due = dueTimes(schedule, new Date()).prev().toDate();
       const rows = await this.db.query<{ due_at: string | null }>(
         `select max(due_at) as due_at from billing_job_runs where hook = $1 and reason <> 'manual'`,
         [job.hook],

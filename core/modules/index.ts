@@ -10,6 +10,7 @@ import { pdfModule } from '../pdf/index.ts';
 import { publicModule } from '../public/index.ts';
 import { reportsModule } from '../reports/index.ts';
 import { siteModule } from '../site/index.ts';
+import { transferModule } from '../transfer/index.ts';
 import type { AnyModule } from './define-module.ts';
 
 /** The core's modules. The kernel builds them in the order of their `requires`, whatever this order. */
@@ -25,5 +26,6 @@ export const CORE_MODULES: readonly AnyModule[] = [
   publicModule,
   adminModule,
   siteModule,
+  transferModule,
   openapiModule,
 ];

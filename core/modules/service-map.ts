@@ -12,6 +12,7 @@ import type { PdfRenderer } from '../pdf/pdf-renderer.ts';
 import type { PluginManager } from '../plugins/plugin-manager.ts';
 import type { ReportService } from '../reports/report-service.ts';
 import type { RestServer } from '../http/rest/rest-server.ts';
+import type { TransferDeps } from '../transfer/transfer-deps.ts';
 
 /**
  * The services each core module offers to the modules that require it, by module name. A module sees
@@ -39,6 +40,8 @@ export interface ServiceMap {
   mail: MailService;
   reports: ReportService;
   admin: AdminServices;
+  /** Export, restore and backups (the archive's sections, read and written). */
+  transfer: TransferDeps;
   public: void;
   site: void;
   openapi: void;

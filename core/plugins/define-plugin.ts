@@ -78,7 +78,8 @@ export function definePlugin<S>(def: PluginDefinition<S>): Readonly<PluginDefini
     ajv.compile(schema);
   }
   for (const job of Array.isArray(def.jobs) ? def.jobs : []) {
-    if (!validCron(job.schedule)) throw new Error(`${where}: job ${job.hook} has an invalid schedule "${job.schedule}"`);
+    if (typeof job.schedule === 'string' && !validCron(job.schedule))
+      throw new Error(`${where}: job ${job.hook} has an invalid schedule "${job.schedule}"`);
   }
   const roleNames = [
     ...(def.capabilities ?? []),

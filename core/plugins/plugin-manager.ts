@@ -86,6 +86,12 @@ export class PluginManager {
       }));
   }
 
+  /** The names of the schema steps an installed plugin declares, in order; null when it is not installed here. */
+  declaredMigrations(name: string): string[] | null {
+    const p = this.available.get(name);
+    return p ? (p.definition.migrations ?? []).map((m) => m.name) : null;
+  }
+
   isLoaded(name: string): boolean {
     return this.loaded.has(name);
   }

@@ -5,6 +5,7 @@ import { isCountry } from '../tax/countries.ts';
 import { isTimeZone } from '../time/site-time.ts';
 import { apiBaseProblem } from '../options/api-base.ts';
 import { isUnitCode } from '../units/units.ts';
+import { validCron } from '../jobs/cron.ts';
 
 /**
  * The one ajv instance. Schemas are the single source of request checking, OPTIONS answers and docs;
@@ -29,6 +30,8 @@ ajv.addFormat('currency', { type: 'string', validate: (s: string) => isCurrency(
 ajv.addFormat('country', { type: 'string', validate: (s: string) => isCountry(s) });
 ajv.addFormat('timezone', { type: 'string', validate: (s: string) => isTimeZone(s) });
 ajv.addFormat('unit-code', { type: 'string', validate: (s: string) => isUnitCode(s) });
+// a job's schedule held in a setting (backup_schedule)
+ajv.addFormat('cron', { type: 'string', validate: (s: string) => validCron(s) });
 // the shape of a base URL a secret is sent to; the options store also applies the process's loopback rule
 ajv.addFormat('api-base', { type: 'string', validate: (s: string) => apiBaseProblem(s, true) === null });
 // `invalidMessage`: the message to give when a parameter fails, where ajv's own would mislead

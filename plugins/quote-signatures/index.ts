@@ -183,6 +183,11 @@ export default definePlugin({
   ],
   hooks: { actions: [{ name: 'billing_quote_signed', args: ['quoteId', 'quote', 'signature'] }] },
   listeners: [
+    // in an export: the signatures, images included
+    filter('billing_export_sections', () => async (sections) => [
+      ...sections,
+      { name: 'quote-signatures/signatures', table: 'quote_signatures', key: ['quote_id'] },
+    ]),
     filter('billing_quote_acceptance', (ctx: PluginContext) => (acceptance, quote, c) => acceptWithSignature(ctx, acceptance, quote, c)),
     filter('billing_public_accept_fields', (ctx: PluginContext) => async (fields) => {
       const required = await ctx.options.get('quote_signature_required');

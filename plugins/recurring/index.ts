@@ -6,6 +6,7 @@ import {
   collectionResponse,
   definePlugin,
   documentInput,
+  filter,
   RestResponse,
   type AuthUser,
   type PluginContext,
@@ -190,6 +191,14 @@ export default definePlugin<Services>({
     },
   ],
   screens: [recurringScreen],
+  listeners: [
+    // in an export: the profiles and the periods already generated (so a restore does not generate them again)
+    filter('billing_export_sections', () => async (sections) => [
+      ...sections,
+      { name: 'recurring/profiles', table: 'recurring_profiles', key: ['id'] },
+      { name: 'recurring/periods', table: 'recurring_periods', key: ['profile_id', 'period_date'] },
+    ]),
+  ],
   jobs: [
     {
       hook: 'billing_generate_recurring_invoices',

@@ -1,4 +1,4 @@
-import { definePlugin, type BillingDocument } from '../../core/plugin-api.ts';
+import { definePlugin, filter, type BillingDocument } from '../../core/plugin-api.ts';
 // Payment reminders and late fees (docs/reminders.md): the daily job, its mails through the outbox, and
 // the once-per-invoice late fee. docs/reminders.md is the user's page.
 import { runReminders, sendReminder, SEND_TOPIC } from './run.ts';
@@ -111,6 +111,14 @@ export default definePlugin({
       { name: 'billing_late_fee_applied', args: ['invoiceId', 'invoice', 'amount'] },
     ],
   },
+  listeners: [
+    // in an export: the reminders sent and the fees applied (so a restore sends and charges none twice)
+    filter('billing_export_sections', () => async (sections) => [
+      ...sections,
+      { name: 'reminders/sent', table: 'reminders_sent', key: ['invoice_id', 'offset_days'] },
+      { name: 'reminders/late_fees', table: 'reminders_late_fees', key: ['invoice_id'] },
+    ]),
+  ],
   jobs: [
     {
       hook: 'billing_send_payment_reminders',

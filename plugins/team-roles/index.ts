@@ -69,6 +69,11 @@ export default definePlugin<Services>({
     },
   ],
   listeners: [
+    // in an export: each role's capability changes
+    filter('billing_export_sections', () => async (sections) => [
+      ...sections,
+      { name: 'team-roles/caps', table: 'team_roles_caps', key: ['role', 'capability'] },
+    ]),
     filter('billing_user_has_cap', (ctx: PluginContext<Services>) => async (allcaps, _caps, _args, user) => {
       // the administrator cannot lose a capability
       if (user.roles.includes(ADMINISTRATOR)) return allcaps;

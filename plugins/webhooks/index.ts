@@ -1,8 +1,9 @@
-import { definePlugin } from '../../core/plugin-api.ts';
+import { definePlugin, filter } from '../../core/plugin-api.ts';
 import { cleanup, webhookQueues } from './delivery.ts';
 import { EVENT_LISTENERS } from './events.ts';
 import { webhooksScreen } from './screen.ts';
 import { subscriptionRoutes } from './subscriptions.ts';
+import { newSecret } from './signature.ts';
 
 declare module 'billing-service' {
   interface ErrorMap {
@@ -87,7 +88,17 @@ export default definePlugin({
         `,
     },
   ],
-  listeners: EVENT_LISTENERS,
+  listeners: [
+    ...EVENT_LISTENERS,
+    // in an export: subscriptions (their signing secrets only with --include-secrets; without, a
+    // restore gives each a new one), the events and the delivery log
+    filter('billing_export_sections', () => async (sections) => [
+      ...sections,
+      { name: 'webhooks/subscriptions', table: 'webhooks_subscriptions', key: ['id'], secretColumns: { secret: newSecret } },
+      { name: 'webhooks/events', table: 'webhooks_events', key: ['id'] },
+      { name: 'webhooks/attempts', table: 'webhooks_attempts', key: ['id'] },
+    ]),
+  ],
   queues: webhookQueues,
   rest: subscriptionRoutes,
   screens: [webhooksScreen],

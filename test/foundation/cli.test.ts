@@ -92,6 +92,8 @@ describe('the billing CLI', () => {
     });
     const jobs = await jsonOf('cron', 'list');
     expect(jobs).toEqual([
+      // a backup's schedule is a setting, empty at first
+      { hook: 'billing_backup', schedule: 'off', next_run: null, last_run: null, last_result: null },
       { hook: 'billing_expired_cleanup', schedule: '41 * * * *', next_run: expect.any(String), last_run: null, last_result: null },
       { hook: 'billing_gateway_cleanup', schedule: '23 * * * *', next_run: expect.any(String), last_run: null, last_result: null },
       { hook: 'billing_outbox_cleanup', schedule: '17 3 * * *', next_run: expect.any(String), last_run: null, last_result: null },
