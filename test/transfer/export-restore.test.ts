@@ -126,7 +126,7 @@ describe('billing export and billing import <archive>', () => {
     expect(there.body.number).toBe(here.body.number);
     expect((await mine.post('/quotes', next)).body.number).toBe((await svc.rest(admin).post('/quotes', next)).body.number);
     expect(there.body.id).toBe(here.body.id);
-  });
+  }, 240_000); // three CLI processes (export, restore, a second export) each boot the service
 
   it('refuses to restore into an instance that holds documents: exit 1, nothing written', async () => {
     await ensureArchive();
@@ -201,7 +201,7 @@ describe('billing export and billing import <archive>', () => {
         writeEntries(join(dir, 'climb.tar.gz'), [{ name: '../../etc/passwd', bytes: Buffer.from('x') }, ...files]),
       ),
     ).toBe('Error: the archive holds "../../etc/passwd", which no billing export has\n');
-  });
+  }, 240_000);
 });
 
 /** The source's archive, written by the first test or here when a test runs alone. */
