@@ -126,7 +126,7 @@ describe('billing export and billing import <archive>', () => {
     expect(there.body.number).toBe(here.body.number);
     expect((await mine.post('/quotes', next)).body.number).toBe((await svc.rest(admin).post('/quotes', next)).body.number);
     expect(there.body.id).toBe(here.body.id);
-  }, 240_000); // three CLI processes (export, restore, a second export) each boot the service
+  }, 240_000); // the export and the restore are CLI processes, each booting the service
 
   it('refuses to restore into an instance that holds documents: exit 1, nothing written', async () => {
     await ensureArchive();
