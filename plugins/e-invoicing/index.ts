@@ -234,6 +234,12 @@ export default definePlugin({
   migrations: [CLIENT_EINVOICE_MIGRATION, DOCUMENT_EINVOICE_MIGRATION],
   listeners: [
     documentLinks,
+    // the clients' electronic addresses and references, and the documents' references, travel in exports
+    filter('billing_export_sections', () => async (sections) => [
+      ...sections,
+      { name: 'e-invoicing/clients', table: 'e_invoicing_clients', key: ['client_id'] },
+      { name: 'e-invoicing/documents', table: 'e_invoicing_documents', key: ['document_id'] },
+    ]),
     // the buyer's references on the PDF of an invoice or credit note (a credit note's: its invoice's)
     filter('billing_pdf_document', (ctx) => async (definition, document) => {
       const doc = document as BillingDocument;

@@ -149,6 +149,11 @@ export default definePlugin<Services>({
   listeners: [
     // the builders offer the library's items as the item name is typed
     filter('billing_admin_item_sources', () => async (sources) => [...sources, { action: 'billing_search_items', label: 'Item library' }]),
+    // the library travels with the business's export and comes back with its ids
+    filter('billing_export_sections', () => async (sections) => [
+      ...sections,
+      { name: 'item-library/items', table: 'item_library_items', key: ['id'] },
+    ]),
   ],
   screens: [itemsScreen],
 });
