@@ -173,6 +173,10 @@ export class Kernel {
     return this.services.identity;
   }
 
+  get translations(): ServiceMap['i18n'] {
+    return this.services.i18n;
+  }
+
   get mail(): ServiceMap['mail'] {
     return this.services.mail;
   }
@@ -242,6 +246,7 @@ export class Kernel {
       this.unfeed.push(
         this.options.attachFeed(feed),
         this.identity.credentials.attachFeed(feed),
+        this.translations.overrides.attachFeed(feed),
         feed.subscribe((topic) => {
           if (topic === 'plugins' || topic === 'reset') this.syncIfChanged().catch((err) => this.log.error({ err }, 'plugin sync failed'));
         }),

@@ -56,6 +56,7 @@ function invoice(n: number): BillingDocument {
     invoiceId: null,
     parentId: null,
     reason: null,
+    locale: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -1,5 +1,6 @@
 import { USER_ID_MAX } from '../identity/users.ts';
 import type { ArgSchema } from '../http/rest/route.ts';
+import { LOCALE_TAG_SCHEMA } from '../i18n/locale-tag.ts';
 
 /**
  * The request fields of a document, as ajv schemas: the REST server validates `POST /invoices` with
@@ -56,6 +57,11 @@ export const DOCUMENT_ARGS: Record<string, ArgSchema> = {
   notes: { type: 'string', maxLength: 20000 },
   terms: { type: 'string', maxLength: 20000 },
   currency: { type: 'string', format: 'currency', description: 'ISO 4217; option currency when omitted' },
+  locale: {
+    ...LOCALE_TAG_SCHEMA,
+    type: ['string', 'null'],
+    description: `${LOCALE_TAG_SCHEMA.description}; the client's locale when omitted`,
+  },
   discount: {
     type: 'object',
     // `required` at this level is WordPress's boolean; the object's own required keys go in allOf
@@ -94,5 +100,7 @@ export interface DocumentInput {
   notes?: string;
   terms?: string;
   currency?: string;
+  /** A BCP 47 tag; null prints in the option site_locale. */
+  locale?: string | null;
   discount?: { type: 'percent' | 'fixed'; value: number | string } | null;
 }

@@ -331,4 +331,11 @@ export const DOCUMENT_MIGRATIONS: Migration[] = [
       alter table billing_quote_tokens add column refusals integer not null default 0;
     `,
   },
+  {
+    name: '0008_document_locale',
+    up: `
+      -- the language a document prints in (a BCP 47 tag); null prints in the option site_locale
+      alter table billing_documents add column locale text;
+    `,
+  },
 ];

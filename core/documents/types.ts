@@ -74,6 +74,8 @@ export interface BillingDocument {
   invoiceId: number | null;
   parentId: number | null;
   reason: string | null;
+  /** The BCP 47 tag it prints in (its client's when it was made), or null: the option `site_locale`. */
+  locale: string | null;
   /** The recurring profile that generated it (invoices of the recurring addon). */
   recurringId?: number | null;
   createdAt: Date;

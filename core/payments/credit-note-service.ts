@@ -114,6 +114,7 @@ export class CreditNoteService {
         credited: Money.zero(currency).toString(),
         due: Money.zero(currency).toString(),
         parent_id: invoice.id,
+        locale: invoice.locale,
         reason,
         access_key: newAccessKey(),
         created_by: actor.id,

@@ -4,6 +4,7 @@ import { isCurrency } from '../money/currencies.ts';
 import { isCountry } from '../tax/countries.ts';
 import { isTimeZone } from '../time/site-time.ts';
 import { apiBaseProblem } from '../options/api-base.ts';
+import { canonicalLocale } from '../i18n/locale-tag.ts';
 
 /**
  * The one ajv instance. Schemas are the single source of request checking, OPTIONS answers and docs;
@@ -26,6 +27,8 @@ ajv.addFormat('date-ymd', {
 
 ajv.addFormat('currency', { type: 'string', validate: (s: string) => isCurrency(s) });
 ajv.addFormat('country', { type: 'string', validate: (s: string) => isCountry(s) });
+// a well-formed BCP 47 tag (`de`, `pt-BR`); one the service does not ship prints in English
+ajv.addFormat('locale', { type: 'string', validate: (s: string) => canonicalLocale(s) !== null });
 ajv.addFormat('timezone', { type: 'string', validate: (s: string) => isTimeZone(s) });
 // the shape of a base URL a secret is sent to; the options store also applies the process's loopback rule
 ajv.addFormat('api-base', { type: 'string', validate: (s: string) => apiBaseProblem(s, true) === null });

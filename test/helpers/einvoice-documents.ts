@@ -115,6 +115,7 @@ export function invoiceOf(spec: DocSpec, id = 1): BillingDocument {
     invoiceId: null,
     parentId: null,
     reason: null,
+    locale: null,
     createdAt: new Date('2026-03-01T00:00:00Z'),
     updatedAt: new Date('2026-03-01T00:00:00Z'),
   };
