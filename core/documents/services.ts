@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
+import type { Translations } from '../i18n/translations.ts';
 import type { DocumentPdfs } from '../modules/service-api.ts';
 import type { OptionsStore } from '../options/options.ts';
 import type { PdfRenderer } from '../pdf/pdf-renderer.ts';
@@ -23,4 +24,5 @@ export interface DocumentsContext extends DocumentServices {
   hooks: HookRegistry;
   config: Config;
   pdf: PdfRenderer;
+  translations: Translations;
 }

@@ -35,6 +35,7 @@ export const TRANSLATIONS_SCHEMA = {
 /** `GET|PUT /translations/{locale}` (docs/languages.md): every customer-facing key, and the site's own wording. */
 export function translationRoutes(translations: Translations): RestRoute[] {
   const path = '/translations/(?P<locale>[a-z]{2})';
+  const unscoped = { locale: "a shipped language: the site's wording is one for the whole site, not anyone's object" };
   const listing = async (locale: string) => {
     const lang = shippedTag(locale);
     return { locale: lang, keys: await translations.entries(lang) };
@@ -44,6 +45,7 @@ export function translationRoutes(translations: Translations): RestRoute[] {
       path,
       methods: 'GET',
       capability: 'bill_manage_settings',
+      unscoped,
       args: LOCALE_ARG,
       schema: TRANSLATIONS_SCHEMA,
       description: "Every customer-facing text of a language: its shipped text and the site's override.",
@@ -54,6 +56,7 @@ export function translationRoutes(translations: Translations): RestRoute[] {
       path,
       methods: 'PUT',
       capability: 'bill_manage_settings',
+      unscoped,
       args: LOCALE_ARG,
       description:
         "Sets the site's own wording: a JSON object {key: text} (null clears an override). Each text keeps the placeholders of the shipped one.",

@@ -1,5 +1,5 @@
 import { countryName, formatDate, formatMoney } from '../display/format.ts';
-import type { Catalogue, Messages } from './catalogue.ts';
+import { Catalogue, type Messages } from './catalogue.ts';
 import { FALLBACK_LOCALE, type ShippedLocale } from './locale-tag.ts';
 
 /** The values a message's placeholders take; amounts and dates arrive already formatted (see `money`, `date`). */
@@ -36,6 +36,11 @@ export class Translator {
     }
   }
 
+  /** Whether some text has the key (a plugin's may be inactive). */
+  has(key: string): boolean {
+    return this.#catalogue.shipped(this.locale, key) !== undefined;
+  }
+
   /** An exact decimal amount in `currency`, as this language writes it (`1.234,50 €`). */
   money(amount: string, currency: string): string {
     return formatMoney(amount, currency, this.locale);
@@ -50,4 +55,15 @@ export class Translator {
   country(code: string): string {
     return countryName(code, this.locale);
   }
+}
+
+let shippedCatalogue: Catalogue | undefined;
+
+/**
+ * A translator of the shipped texts alone (no plugin keys, no site overrides): for what prints outside
+ * a site's request — a render worker's warm-up, a sample document, unit tests.
+ */
+export function shippedTranslator(locale: ShippedLocale = FALLBACK_LOCALE): Translator {
+  shippedCatalogue ??= new Catalogue();
+  return new Translator(shippedCatalogue, locale);
 }

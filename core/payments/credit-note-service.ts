@@ -10,6 +10,7 @@ import { BillingError } from '../errors.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import { InvalidAmountError, Money, type CurrencyCode } from '../money/index.ts';
 import type { OptionsStore } from '../options/options.ts';
+import type { Translations } from '../i18n/translations.ts';
 import type { PdfRenderer, RenderedPdf } from '../pdf/pdf-renderer.ts';
 import { creditParts } from '../tax/index.ts';
 import { invalidParam } from '../validation/invalid-param.ts';
@@ -26,6 +27,7 @@ export interface CreditNoteDeps {
   options: OptionsStore;
   hooks: HookRegistry;
   pdf: PdfRenderer;
+  translations: Translations;
   invoices: InvoiceService;
 }
 

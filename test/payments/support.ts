@@ -8,6 +8,7 @@ import { PaymentService } from '../../core/payments/payment-service.ts';
 import { isOffline } from '../../core/payments/payment.ts';
 import type { PdfRenderer } from '../../core/pdf/pdf-renderer.ts';
 import { services, type Services } from '../helpers/services.ts';
+import type { Translations } from '../../core/i18n/translations.ts';
 
 export const ADMIN: Actor = Object.freeze({ id: null, name: 'test-admin' });
 
@@ -29,7 +30,12 @@ export async function moneyServices(url: string, poolMax?: number): Promise<Mone
     invoices,
     core,
     payments: new PaymentService({ ...s, core }),
-    creditNotes: new CreditNoteService({ ...s, invoices, pdf: undefined as unknown as PdfRenderer }),
+    creditNotes: new CreditNoteService({
+      ...s,
+      invoices,
+      pdf: undefined as unknown as PdfRenderer,
+      translations: undefined as unknown as Translations,
+    }),
   };
 }
 
