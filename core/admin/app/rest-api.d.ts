@@ -224,6 +224,8 @@ export interface components {
       }[];
       notes: string;
       terms: string;
+      /** @description The BCP 47 tag it prints in; null prints in the option site_locale */
+      locale: string | null;
       /** @description Y-m-d H:i:s in the site timezone */
       date_created: string;
       /** @description Y-m-d H:i:s in the site timezone */
@@ -321,6 +323,8 @@ export interface components {
       }[];
       notes: string;
       terms: string;
+      /** @description The BCP 47 tag it prints in; null prints in the option site_locale */
+      locale: string | null;
       /** @description Y-m-d H:i:s in the site timezone */
       date_created: string;
       /** @description Y-m-d H:i:s in the site timezone */
@@ -579,6 +583,8 @@ export interface operations {
           terms?: string;
           /** Format: currency */
           currency?: string;
+          /** Format: locale */
+          locale?: string | null;
           discount?: {
             /** @enum {string} */
             type?: 'percent' | 'fixed';
@@ -621,6 +627,8 @@ export interface operations {
           terms?: string;
           /** Format: currency */
           currency?: string;
+          /** Format: locale */
+          locale?: string | null;
           discount?: {
             /** @enum {string} */
             type?: 'percent' | 'fixed';
@@ -1108,6 +1116,8 @@ export interface operations {
           terms?: string;
           /** Format: currency */
           currency?: string;
+          /** Format: locale */
+          locale?: string | null;
           discount?: {
             /** @enum {string} */
             type?: 'percent' | 'fixed';
@@ -1152,6 +1162,8 @@ export interface operations {
           terms?: string;
           /** Format: currency */
           currency?: string;
+          /** Format: locale */
+          locale?: string | null;
           discount?: {
             /** @enum {string} */
             type?: 'percent' | 'fixed';
