@@ -5,6 +5,7 @@ import { defineModule } from '../modules/define-module.ts';
 import type { OptionsStore } from '../options/options.ts';
 import type { PdfRenderer } from '../pdf/pdf-renderer.ts';
 import type { Translations } from '../i18n/translations.ts';
+import type { Identity } from '../identity/identity.ts';
 import type { DocumentPdfs } from '../modules/service-api.ts';
 import { documentPdf } from './document-pdf.ts';
 import { clientAjaxActions } from './clients/client-ajax.ts';
@@ -27,7 +28,7 @@ import type { DocumentServices, DocumentsContext } from './services.ts';
  */
 export const documentsModule = defineModule({
   name: 'documents',
-  requires: ['pdf', 'i18n'],
+  requires: ['pdf', 'i18n', 'identity'],
   migrations: DOCUMENT_MIGRATIONS,
   objects: DOCUMENT_OBJECTS,
   services: (ctx): DocumentServices => {
@@ -51,7 +52,7 @@ function context(ctx: {
   options: OptionsStore;
   hooks: HookRegistry;
   config: Config;
-  use: { pdf: PdfRenderer; i18n: Translations };
+  use: { pdf: PdfRenderer; i18n: Translations; identity: Identity };
   self: DocumentServices;
 }): DocumentsContext {
   return {
@@ -62,5 +63,6 @@ function context(ctx: {
     config: ctx.config,
     pdf: ctx.use.pdf,
     translations: ctx.use.i18n,
+    identity: ctx.use.identity,
   };
 }
