@@ -146,6 +146,7 @@ export class Kernel {
       payments: s.payments.payments,
       creditNotes: s.payments.creditNotes,
       pdfs: s.documents.pdfs,
+      translations: { translator: (tag) => s.i18n.translator(tag) },
       representations: restRepresentations({ options: this.options, hooks: this.hooks, config: this.config }),
       // read-only: the registry's own add/remove stay with the plugin loader
       roles: {

@@ -2,7 +2,7 @@
 // definition (plain data, so it can be hashed, cached and sent to a render worker), and the async step
 // that passes it through a filter (the core's `billing_pdf_document`).
 import type { Content, ContentTable, TableCell, TDocumentDefinitions, Watermark } from 'pdfmake/interfaces.js';
-import type { PdfDocumentKind, PdfDocumentModel, PdfDocumentStatus, TaxCategory } from './document-model.ts';
+import type { PdfDocumentModel, PdfDocumentStatus, TaxCategory } from './document-model.ts';
 import { FONT_FAMILY } from './fonts.ts';
 import { shippedTranslator, type Translator } from '../i18n/translator.ts';
 import { totalsRows } from '../display/totals-rows.ts';
