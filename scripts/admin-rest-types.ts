@@ -25,6 +25,7 @@ const ADMIN_PATHS = [
   '/billing/v1/clients',
   '/billing/v1/payments',
   '/billing/v1/audit-log',
+  '/billing/v1/translations/{locale}',
 ];
 
 type Json = Record<string, any>;
