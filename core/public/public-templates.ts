@@ -59,7 +59,7 @@ export function page(doc: BillingDocument, c: PageContext): Html {
   return html`
 <header>
   <div><h1>${label(kind, doc.number, tr)}</h1>${doc.title ? html`<div class="muted">${doc.title}</div>` : ''}</div>
-  <div><span class="status status-${status}">${tr.t(`status.${status}`)}</span></div>
+  <div><span class="status status-${status}">${tr.t(`page.status.${status}`)}</span></div>
 </header>
 <section class="parties">
   <div>${/^(data:image\/|https:\/\/)/.test(c.company_logo_url) ? html`<img class="logo" src="${c.company_logo_url}" alt="${c.company_name}">` : ''}<strong>${c.company_name}</strong>
@@ -86,7 +86,7 @@ ${c.blocks}
 </div>
 <div id="quote-answer" hidden role="status" data-accepted="${tr.t('page.quote_accepted')}" data-declined="${tr.t('page.quote_declined')}"
   data-expired="${tr.t('page.link_expired')}" data-failed="${tr.t('page.answer_failed')}"
-  data-accepted-status="${tr.t('status.accepted')}" data-declined-status="${tr.t('status.declined')}"></div>
+  data-accepted-status="${tr.t('page.status.accepted')}" data-declined-status="${tr.t('page.status.declined')}"></div>
 ${kind === 'invoice' && c.gateways.length ? payForms(doc, c) : ''}`;
 }
 
