@@ -1,12 +1,9 @@
 import { html, raw, type Html } from '../../core/plugin-api.ts';
 import { defaultSteps, ENGLISH } from './texts.ts';
 
-/** One reminder step (option `reminder_steps`): sent `offset_days` after the due date (negative: before). */
-export interface ReminderStep {
-  offset_days: number;
-  subject: string;
-  body: string;
-}
+import type { ReminderStep } from './step.ts';
+
+export type { ReminderStep } from './step.ts';
 
 /** The default steps (docs/reminders.md): three days before the due date, then one, seven and fourteen days after it. */
 export const DEFAULT_STEPS: ReminderStep[] = defaultSteps(ENGLISH);

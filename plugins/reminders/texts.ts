@@ -1,5 +1,5 @@
 import type { Translator, TranslationsDeclaration } from '../../core/plugin-api.ts';
-import type { ReminderStep } from './steps.ts';
+import type { ReminderStep } from './step.ts';
 
 // The default reminder steps in every shipped language. The texts are ICU messages whose placeholders
 // are the steps' tags (`{invoice_number}` is the tag `{{invoice_number}}`); `{lead}` is the step's own
