@@ -34,7 +34,7 @@ export const TRANSLATIONS_SCHEMA = {
 
 /** `GET|PUT /translations/{locale}` (docs/languages.md): every customer-facing key, and the site's own wording. */
 export function translationRoutes(translations: Translations): RestRoute[] {
-  const path = '/translations/(?P<locale>[a-zA-Z-]+)';
+  const path = '/translations/(?P<locale>[^/]+)';
   const unscoped = { locale: "a shipped language: the site's wording is one for the whole site, not anyone's object" };
   const listing = async (locale: string) => {
     const lang = shippedTag(locale);
