@@ -143,6 +143,34 @@ describe.each(Object.keys(EXPECTED) as Array<keyof typeof EXPECTED>)('an invoice
   });
 });
 
+describe('quotes and credit notes', () => {
+  it('a German quote and a credit note of a German invoice print in German', async () => {
+    const client = await clientIn('de');
+    const quote = await api.post('/quotes', {
+      client_id: client.id,
+      issue_date: '2026-01-31',
+      expiry_date: '2026-02-28',
+      items: [{ name: 'Entwurf', quantity: 1, price: '12345.50' }],
+    });
+    expect(quote.body.locale).toBe('de');
+    const key = await k.api.quotes.accessKey(quote.body.id);
+    const quotePdf = await pdfText(
+      new Uint8Array(await (await fetch(`${k.url}/billing/quote/${quote.body.id}/pdf?key=${encodeURIComponent(key)}`)).arrayBuffer()),
+    );
+    for (const word of ['ANGEBOT', 'Angebotsdatum', 'Gültig bis', '28.02.2026', 'Angebotssumme', '12.345,50 €'])
+      expect(quotePdf.text).toContain(word);
+
+    const inv = await invoiceFor('de');
+    const { creditNote } = await k.api.creditNotes.create(inv.id, { amount: '100.00', reason: 'Rabatt' }, CLI);
+    expect(creditNote.locale).toBe('de');
+    const { pdf } = await k.api.creditNotes.pdf(creditNote.id);
+    const text = (await pdfText(new Uint8Array(pdf.bytes))).text;
+    // (PDF.js reads the regular face's capital Z back as another character: the words checked avoid it)
+    for (const word of ['GUTSCHRIFT', `Gutschrift zu Rechnung ${inv.number}`, 'Grund:', 'Rabatt', 'Gutschriftsbetrag', '100,00 €'])
+      expect(text).toContain(word);
+  });
+});
+
 describe('which language a document prints in', () => {
   it('a tag the service does not ship (pt) is taken and prints in English; a malformed one is 400 and changes nothing', async () => {
     const client = await clientIn(null);
