@@ -336,6 +336,7 @@ suite('the admin app in Chromium', () => {
     await page.getByLabel('Country (2 letters)').fill('de');
     await page.getByLabel('VAT number').fill('DE123456789');
     await page.getByLabel('Address').fill('Hauptstr. 1, Berlin');
+    await page.getByLabel('Language of documents (en, de, fr, es, it, nl)').fill('de');
     await page.getByRole('button', { name: 'Save client' }).click();
     await page.getByText('Client Globex Corporation saved.').waitFor();
     await page.getByRole('button', { name: 'Edit Globex Corporation' }).click();
@@ -347,6 +348,7 @@ suite('the admin app in Chromium', () => {
     expect(globex.country).toBe('DE');
     // the edit sent what changed: the address, which the list does not show, is kept
     expect((await k.identity.users.byId(globex.id))!.address).toBe('Hauptstr. 1, Berlin');
+    expect(globex.locale).toBe('de');
     await page.screenshot({ path: `${SHOTS}/clients.png` });
 
     await open(page, 'quote.php');
