@@ -37,7 +37,8 @@ export function groupDigits(amount: string): string {
   return `${sign}${grouped}${frac === undefined ? '' : `.${frac}`}`;
 }
 
-const moneyFormats = new Map<string, Intl.NumberFormat>();
+/** Per locale, currency and digits: the formatter, and whether it prints the currency itself. */
+const moneyFormats = new Map<string, { format: Intl.NumberFormat; currency: boolean }>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 const regionNames = new Map<string, Intl.DisplayNames>();
 
@@ -69,24 +70,20 @@ function localMoney(amount: string, currency: string, locale: string): string {
   const minor = isCurrency(code) ? minorUnits(code) : 2;
   const digits = Math.min(20, Math.max(minor, m[3]?.length ?? 0));
   const key = `${locale}|${code}|${digits}`;
-  let format = moneyFormats.get(key);
-  if (!format) {
+  let known = moneyFormats.get(key);
+  if (!known) {
+    const digitsOf = { minimumFractionDigits: digits, maximumFractionDigits: digits };
     try {
-      format = new Intl.NumberFormat(locale, {
-        style: 'currency',
-        currency: code,
-        minimumFractionDigits: digits,
-        maximumFractionDigits: digits,
-      });
+      known = { format: new Intl.NumberFormat(locale, { style: 'currency', currency: code, ...digitsOf }), currency: true };
     } catch {
       // not a code ICU knows: the number in the locale, the code as given
-      format = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+      known = { format: new Intl.NumberFormat(locale, digitsOf), currency: false };
     }
-    moneyFormats.set(key, format);
+    moneyFormats.set(key, known);
   }
   // the string overload of format() is exact (ES2023 Intl.NumberFormat v3); the cast is for older lib types
-  const text = format.format(amount.trim() as unknown as number);
-  return format.resolvedOptions().style === 'currency' ? text : `${text}\u00a0${code}`;
+  const text = known.format.format(amount.trim() as unknown as number);
+  return known.currency ? text : `${text}\u00a0${code}`;
 }
 
 function padMinor(amount: string, currency: string): string {
