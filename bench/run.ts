@@ -8,6 +8,7 @@ import { documents } from './scenarios/documents.ts';
 import { einvoice } from './scenarios/einvoice.ts';
 import { foundation } from './scenarios/foundation.ts';
 import { gateways } from './scenarios/gateways.ts';
+import { languages } from './scenarios/languages.ts';
 import { mail } from './scenarios/mail.ts';
 import { memory } from './scenarios/memory.ts';
 import { payments } from './scenarios/payments.ts';
@@ -25,6 +26,7 @@ const SCENARIOS: Scenario[] = [
   documents,
   databases,
   pdf,
+  languages,
   mail,
   payments,
   gateways,

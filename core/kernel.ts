@@ -146,6 +146,7 @@ export class Kernel {
       payments: s.payments.payments,
       creditNotes: s.payments.creditNotes,
       pdfs: s.documents.pdfs,
+      translations: { translator: (tag) => s.i18n.translator(tag) },
       representations: restRepresentations({ options: this.options, hooks: this.hooks, config: this.config }),
       // read-only: the registry's own add/remove stay with the plugin loader
       roles: {
@@ -171,6 +172,10 @@ export class Kernel {
   /** The services trusted in-process code reaches most (the CLI, tests). */
   get identity(): ServiceMap['identity'] {
     return this.services.identity;
+  }
+
+  get translations(): ServiceMap['i18n'] {
+    return this.services.i18n;
   }
 
   get mail(): ServiceMap['mail'] {
@@ -244,6 +249,7 @@ export class Kernel {
       this.unfeed.push(
         this.options.attachFeed(feed),
         this.identity.credentials.attachFeed(feed),
+        this.translations.overrides.attachFeed(feed),
         feed.subscribe((topic) => {
           if (topic === 'plugins' || topic === 'reset') this.syncIfChanged().catch((err) => this.log.error({ err }, 'plugin sync failed'));
         }),

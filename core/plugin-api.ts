@@ -17,6 +17,8 @@ export type {
 } from './hooks/hook-map.ts';
 export { siteDate, siteDateTime, addDays } from './time/site-time.ts';
 export { formatMoney, formatDate } from './display/format.ts';
+export type { Translator } from './i18n/translator.ts';
+export type { TranslationsDeclaration } from './i18n/catalogue.ts';
 export { totalsRows, type TotalsRow, type TotalsRowKey, type TotalsRowsOptions, type TotalsSource } from './display/totals-rows.ts';
 export type { HookModels } from './hooks/hook-models.ts';
 export type { PluginHooks } from './hooks/registry.ts';

@@ -27,6 +27,7 @@ const ADMIN_PATHS = [
   '/billing/v1/audit-log',
   '/billing/v1/imports',
   '/billing/v1/imports/{id}',
+  '/billing/v1/translations/{locale}',
 ];
 
 type Json = Record<string, any>;

@@ -158,7 +158,7 @@ export const documents: Scenario = {
         const renderers = Array.from({ length: 4 }, async (_, w) => {
           for (let n = w; rendering; n += 4) {
             const doc = await kernel.api.invoices.get(ids[(n + rendered * 7) % ids.length]!);
-            await documentPdf(doc, { pdf: kernel.pdf, options: kernel.options, hooks: kernel.hooks });
+            await documentPdf(doc, { pdf: kernel.pdf, options: kernel.options, hooks: kernel.hooks, translations: kernel.translations });
             rendered++;
           }
         });

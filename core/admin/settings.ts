@@ -40,6 +40,7 @@ const CORE_SECTIONS: Array<{ id: string; title: string; keys: string[] }> = [
       'next_invoice_number',
       'payment_terms_days',
       'quote_accept_action',
+      'site_locale',
     ],
   },
   {
@@ -66,6 +67,7 @@ const LABELS: Record<string, string> = {
   quote_accept_action: 'When a quote is accepted',
   tax_rate: 'Tax rate (%)',
   attach_pdf_to_email: 'Attach the PDF to e-mails',
+  site_locale: 'Language of documents',
 };
 
 export interface SettingsSection {

@@ -13,7 +13,7 @@ const BARRIER_MS = 2000;
 const FEED_APPLICATION = 'billing-feed';
 
 /** What changed, as a notification names it. */
-export type ChangeTopic = 'options' | 'plugins' | 'identity';
+export type ChangeTopic = 'options' | 'plugins' | 'identity' | 'translations';
 
 /** Word of other instances' changes: what caches listen to (a PostgreSQL feed, or the embedded one). */
 export interface Feed {

@@ -1,4 +1,10 @@
-import { formatMoney, isZero } from './format.ts';
+import { isZero } from './format.ts';
+
+/** What the rows are worded and printed with: a document's translator (core/i18n/translator.ts). */
+export interface TotalsTexts {
+  t(key: string, values?: Record<string, string>): string;
+  money(amount: string, currency: string): string;
+}
 
 /** Which amount a totals row shows. */
 export type TotalsRowKey = 'subtotal' | 'discount' | 'tax' | 'total' | 'paid' | 'credited' | 'due';
@@ -27,10 +33,12 @@ export interface TotalsSource {
 export interface TotalsRowsOptions {
   /** The paid, credited and due rows: an invoice's (paid and credited only when not zero). */
   settlement: boolean;
-  /** The single tax row's label; `Tax` unless given. */
+  /** The single tax row's label; `Tax` in the document's language unless given. */
   taxLabel?: string;
   /** The total row's label; `Total` unless given (a credit note's PDF reads `Credit total`). */
   totalLabel?: string;
+  /** The document's language. */
+  texts: TotalsTexts;
   /** Leave out a single tax row that is zero (the mails do; a document shows it). */
   hideZeroTax?: boolean;
 }
@@ -49,18 +57,20 @@ export function totalsRows(doc: TotalsSource, o: TotalsRowsOptions): TotalsRow[]
     deducted: key === 'discount' || key === 'paid' || key === 'credited',
     grand: key === 'total' || key === 'due',
   });
-  const rows = [row('subtotal', 'Subtotal', t.subtotal)];
-  if (!isZero(t.discount)) rows.push(row('discount', 'Discount', t.discount));
+  const x = o.texts;
+  const rows = [row('subtotal', x.t('totals.subtotal'), t.subtotal)];
+  if (!isZero(t.discount)) rows.push(row('discount', x.t('totals.discount'), t.discount));
   if (doc.taxLines.length > 1) {
-    for (const line of doc.taxLines) rows.push(row('tax', `${line.label} on ${formatMoney(line.basis, doc.currency)}`, line.tax));
+    for (const line of doc.taxLines)
+      rows.push(row('tax', x.t('totals.tax_on', { label: line.label, basis: x.money(line.basis, doc.currency) }), line.tax));
   } else if (!(o.hideZeroTax && isZero(t.tax))) {
-    rows.push(row('tax', o.taxLabel ?? 'Tax', t.tax));
+    rows.push(row('tax', o.taxLabel ?? x.t('totals.tax'), t.tax));
   }
-  rows.push(row('total', o.totalLabel ?? 'Total', t.total));
+  rows.push(row('total', o.totalLabel ?? x.t('totals.total'), t.total));
   if (o.settlement) {
-    if (!isZero(t.paid)) rows.push(row('paid', 'Paid', t.paid));
-    if (!isZero(t.credited)) rows.push(row('credited', 'Credited', t.credited));
-    rows.push(row('due', 'Amount due', t.due));
+    if (!isZero(t.paid)) rows.push(row('paid', x.t('totals.paid'), t.paid));
+    if (!isZero(t.credited)) rows.push(row('credited', x.t('totals.credited'), t.credited));
+    rows.push(row('due', x.t('document.amount_due'), t.due));
   }
   return rows;
 }

@@ -26,6 +26,7 @@ export function documentInput(doc: BillingDocument, overrides: Partial<DocumentI
     notes: doc.notes,
     terms: doc.terms,
     currency: doc.currency,
+    locale: doc.locale,
     discount: doc.discount,
     ...overrides,
   };

@@ -1,5 +1,6 @@
 import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import type { HookRegistry } from '../hooks/registry.ts';
+import type { Translations } from '../i18n/translations.ts';
 import type { OptionsStore } from '../options/options.ts';
 import type { PdfDocumentModel, PdfDocumentStatus } from '../pdf/document-model.ts';
 import type { PdfRenderer, RenderedPdf } from '../pdf/pdf-renderer.ts';
@@ -13,6 +14,8 @@ export interface DocumentPdfDeps {
   pdf: PdfRenderer;
   options: OptionsStore;
   hooks: HookRegistry;
+  /** The document's language: its `locale`, else the option `site_locale`. */
+  translations: Translations;
 }
 
 /**
@@ -35,6 +38,7 @@ export async function documentPdf(
     'company_vat_number',
     'timezone',
   ]);
+  const tr = await d.translations.translator(doc.locale);
   const status: PdfDocumentStatus =
     doc.kind === 'credit_note'
       ? 'issued'
@@ -70,19 +74,20 @@ export async function documentPdf(
       name,
       description,
       quantity,
-      ...(unit ? { unit: unitName(unit) } : {}),
+      ...(unit ? { unit: unitName(unit, tr.locale) } : {}),
       price,
       amount,
     })),
     totals: doc.totals,
     currency: doc.currency,
     taxTreatment: { category: doc.tax.category, statement: taxStatements(doc).join('\n') },
-    taxBreakdown: doc.taxBreakdown.map((e) => ({ label: breakdownLabel(e), basis: e.basis, tax: e.tax })),
+    taxBreakdown: doc.taxBreakdown.map((e) => ({ label: breakdownLabel(e, tr), basis: e.basis, tax: e.tax })),
     notes: doc.notes,
     terms: doc.terms,
     ...(doc.kind === 'credit_note' && parent ? { creditNote: { invoiceNumber: parent.number, reason: doc.reason ?? '' } } : {}),
   };
   return d.pdf.renderDocument(model, {
+    translator: tr,
     filter: async (definition) => {
       const filtered = (await d.hooks.applyFilters(
         'billing_pdf_document',

@@ -81,6 +81,7 @@ const commonProperties = (statuses: readonly string[]) => ({
   },
   notes: { type: 'string' },
   terms: { type: 'string' },
+  locale: { type: ['string', 'null'], description: 'The BCP 47 tag it prints in; null prints in the option site_locale' },
   date_created: SITE_TIME,
   date_modified: SITE_TIME,
   links: object({ pdf: { type: 'string', format: 'uri' } }),

@@ -9,6 +9,7 @@ import { INVOICE_SCHEMA, INVOICE_STATUSES, QUOTE_SCHEMA, QUOTE_STATUSES, trashed
 import type { BillingDocument } from './document.ts';
 import type { InvoiceService } from './invoice-service.ts';
 import type { PdfRenderer } from '../pdf/pdf-renderer.ts';
+import type { Translations } from '../i18n/translations.ts';
 import { pdfResponse } from '../http/rest/pdf-response.ts';
 import { documentPdf } from './document-pdf.ts';
 import type { QuoteService } from './quote-service.ts';
@@ -22,6 +23,7 @@ import {
 
 export interface DocumentRouteDeps extends RepresentationSource {
   pdf: PdfRenderer;
+  translations: Translations;
 }
 
 /** What differs between the invoice and the quote collections. */

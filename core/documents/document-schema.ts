@@ -10,6 +10,7 @@ export const UNIT_ARG = {
   description: 'UN/ECE Recommendation 20 unit code (HUR hour, DAY, MON month, KGM, MTR, LS lump sum, C62 one…); none: one (C62)',
   invalidMessage: 'unit must be a UN/ECE Recommendation 20 unit code, such as HUR (hour), DAY, C62 (one) or KGM.',
 } as const;
+import { LOCALE_TAG_SCHEMA } from '../i18n/locale-tag.ts';
 
 /**
  * The request fields of a document, as ajv schemas: the REST server validates `POST /invoices` with
@@ -67,6 +68,11 @@ export const DOCUMENT_ARGS: Record<string, ArgSchema> = {
   notes: { type: 'string', maxLength: 20000 },
   terms: { type: 'string', maxLength: 20000 },
   currency: { type: 'string', format: 'currency', description: 'ISO 4217; option currency when omitted' },
+  locale: {
+    ...LOCALE_TAG_SCHEMA,
+    type: ['string', 'null'],
+    description: `${LOCALE_TAG_SCHEMA.description}; the client's locale when omitted`,
+  },
   discount: {
     type: 'object',
     // `required` at this level is WordPress's boolean; the object's own required keys go in allOf
@@ -115,5 +121,7 @@ export interface DocumentInput {
   notes?: string;
   terms?: string;
   currency?: string;
+  /** A BCP 47 tag; null prints in the option site_locale. */
+  locale?: string | null;
   discount?: { type: 'percent' | 'fixed'; value: number | string } | null;
 }

@@ -4,6 +4,7 @@ import { BillingError } from '../errors.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import type { OptionsStore } from '../options/options.ts';
 import { pdfFilename } from '../pdf/file-name.ts';
+import type { Translations } from '../i18n/translations.ts';
 import type { PdfRenderer } from '../pdf/pdf-renderer.ts';
 import { siteDate } from '../time/site-time.ts';
 import type { BillingDocument } from './document.ts';
@@ -49,6 +50,7 @@ export interface DocumentSendingDeps<R> {
   hooks: HookRegistry;
   config: { baseUrl: string };
   pdf: PdfRenderer;
+  translations: Translations;
   invoices: InvoiceService;
   quotes: QuoteService;
   mailer: DocumentMailer<R>;

@@ -7,6 +7,7 @@ import type { HookRegistry } from '../hooks/registry.ts';
 import { computeTotals, Decimal, isCurrency, LINE_DECIMALS, type CurrencyCode } from '../money/index.ts';
 import type { OptionsStore } from '../options/options.ts';
 import { normalizeVatNumber, taxBreakdown, taxTreatment, type TaxBreakdownEntry } from '../tax/index.ts';
+import { canonicalLocale } from '../i18n/locale-tag.ts';
 import { invalidParam } from '../validation/invalid-param.ts';
 import {
   DOCUMENT_COLUMNS,
@@ -59,6 +60,7 @@ export interface PreparedDocument extends StoredTotals {
   tax_breakdown: TaxBreakdownEntry[];
   notes: string;
   terms: string;
+  locale: string | null;
 }
 
 /** 128 bits is the floor (docs/documents.md); 192 bits, as URL-safe text. */
@@ -161,6 +163,7 @@ export class DocumentService {
       due: p.due,
       notes: p.notes,
       terms: p.terms,
+      locale: p.locale,
       access_key: newAccessKey(),
       created_by: actor.id,
       ...extra,
@@ -230,7 +233,7 @@ export class DocumentService {
          customer_company = $13, customer_address = $14, items = $15, discount_type = $16, discount_value = $17,
          tax_category = $18, tax_statement = $19, tax_rate = $20, subtotal = $21, discount = $22, tax = $23, total = $24,
          due = greatest(0, $24::numeric - paid - credited), notes = $25, terms = $26, tax_breakdown = $27,
-         period_start = $28, period_end = $29, updated_at = now()
+         period_start = $28, period_end = $29, locale = $30, updated_at = now()
        where id = $1 returning ${DOCUMENT_COLUMNS}`,
       [
         doc.id,
@@ -262,6 +265,7 @@ export class DocumentService {
         JSON.stringify(p.tax_breakdown),
         p.period.start,
         p.period.end,
+        p.locale,
       ],
     );
     // a draft renumbered leaves its old number unused: the log tells where it went (docs/decisions.md, Numbers)
@@ -302,7 +306,12 @@ export class DocumentService {
     // like the due date, the period is what the input says: the builder sends its whole state
     const period = this.kind === 'invoice' ? servicePeriod(input.period_start, input.period_end) : { start: null, end: null };
 
-    const customer = await this.customer(input, tx);
+    const { customer, locale: clientLocale } = await this.customer(input, tx);
+    let locale: string | null = existing ? existing.locale : clientLocale;
+    if (input.locale !== undefined) {
+      locale = input.locale === null ? null : canonicalLocale(input.locale);
+      if (locale === null && input.locale !== null) throw invalidParam('locale', `locale ${input.locale} is not a BCP 47 language tag.`);
+    }
     const base = taxTreatment({
       taxRate: o.tax_rate,
       businessCountry: o.business_country,
@@ -369,15 +378,17 @@ export class DocumentService {
       due: totals.due.toString(),
       notes: input.notes ?? existing?.notes ?? '',
       terms: input.terms ?? existing?.terms ?? '',
+      locale,
     };
   }
 
   /** The client's details, each overridden by the document's own customer fields when given. */
-  private async customer(input: DocumentInput, tx: Tx): Promise<Customer> {
+  private async customer(input: DocumentInput, tx: Tx): Promise<{ customer: Customer; locale: string | null }> {
     let base: Customer = { name: '', email: '', country: '', vat: '', company: '', address: '' };
+    let locale: string | null = null;
     if (input.client_id !== undefined && input.client_id !== null) {
       const rows = await tx.query<Customer>(
-        `select display_name as name, email, country, vat, company, address from billing_users
+        `select display_name as name, email, country, vat, company, address, locale from billing_users
           where id = $1 and role = 'billing_client'`,
         [input.client_id],
       );
@@ -385,7 +396,9 @@ export class DocumentService {
       // which of them answers must not tell whether the client exists
       if (!rows.length)
         throw new BillingError('billing_rest_no_client', 'No client has this id.', { params: { client_id: 'No client has this id.' } });
-      base = rows[0]!;
+      const { locale: own, ...found } = rows[0]! as Customer & { locale: string | null };
+      base = found;
+      locale = own;
     }
     const customer = {
       ...base,
@@ -404,7 +417,7 @@ export class DocumentService {
         'vat_format',
       );
     }
-    return customer;
+    return { customer, locale };
   }
 
   /** Whether saving `input` would change anything of an issued document but its notes. */

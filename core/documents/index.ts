@@ -4,6 +4,8 @@ import type { HookRegistry } from '../hooks/registry.ts';
 import { defineModule } from '../modules/define-module.ts';
 import type { OptionsStore } from '../options/options.ts';
 import type { PdfRenderer } from '../pdf/pdf-renderer.ts';
+import type { Translations } from '../i18n/translations.ts';
+import type { Identity } from '../identity/identity.ts';
 import type { DocumentPdfs } from '../modules/service-api.ts';
 import { documentPdf } from './document-pdf.ts';
 import { clientAjaxActions } from './clients/client-ajax.ts';
@@ -26,12 +28,12 @@ import type { DocumentServices, DocumentsContext } from './services.ts';
  */
 export const documentsModule = defineModule({
   name: 'documents',
-  requires: ['pdf'],
+  requires: ['pdf', 'i18n', 'identity'],
   migrations: DOCUMENT_MIGRATIONS,
   objects: DOCUMENT_OBJECTS,
   services: (ctx): DocumentServices => {
     const invoices = new InvoiceService(ctx);
-    const deps = { pdf: ctx.use.pdf, options: ctx.options, hooks: ctx.hooks };
+    const deps = { pdf: ctx.use.pdf, options: ctx.options, hooks: ctx.hooks, translations: ctx.use.i18n };
     const pdfs: DocumentPdfs = { render: (doc, o = {}) => documentPdf(doc, deps, o.parent, o.adjust) };
     return { invoices, quotes: new QuoteService(ctx, invoices), clients: new ClientService(ctx), pdfs };
   },
@@ -50,8 +52,17 @@ function context(ctx: {
   options: OptionsStore;
   hooks: HookRegistry;
   config: Config;
-  use: { pdf: PdfRenderer };
+  use: { pdf: PdfRenderer; i18n: Translations; identity: Identity };
   self: DocumentServices;
 }): DocumentsContext {
-  return { ...ctx.self, db: ctx.db, options: ctx.options, hooks: ctx.hooks, config: ctx.config, pdf: ctx.use.pdf };
+  return {
+    ...ctx.self,
+    db: ctx.db,
+    options: ctx.options,
+    hooks: ctx.hooks,
+    config: ctx.config,
+    pdf: ctx.use.pdf,
+    translations: ctx.use.i18n,
+    identity: ctx.use.identity,
+  };
 }

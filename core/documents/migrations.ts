@@ -340,4 +340,11 @@ export const DOCUMENT_MIGRATIONS: Migration[] = [
         add constraint billing_documents_period check (period_start is null or period_end is null or period_start <= period_end);
     `,
   },
+  {
+    name: '0009_document_locale',
+    up: `
+      -- the language a document prints in (a BCP 47 tag); null prints in the option site_locale
+      alter table billing_documents add column locale text;
+    `,
+  },
 ];

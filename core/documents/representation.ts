@@ -87,6 +87,7 @@ function common(doc: BillingDocument, ctx: RepresentationContext, route: string)
     tax_breakdown: breakdownJson(doc.taxBreakdown),
     notes: doc.notes,
     terms: doc.terms,
+    locale: doc.locale,
     date_created: at(doc.createdAt),
     date_modified: at(doc.updatedAt),
     links: { pdf: `${ctx.baseUrl}/wp-json/billing/v1/${route}/${doc.id}/pdf` },

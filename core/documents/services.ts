@@ -1,6 +1,8 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
+import type { Translations } from '../i18n/translations.ts';
+import type { Identity } from '../identity/identity.ts';
 import type { DocumentPdfs } from '../modules/service-api.ts';
 import type { OptionsStore } from '../options/options.ts';
 import type { PdfRenderer } from '../pdf/pdf-renderer.ts';
@@ -23,4 +25,6 @@ export interface DocumentsContext extends DocumentServices {
   hooks: HookRegistry;
   config: Config;
   pdf: PdfRenderer;
+  translations: Translations;
+  identity: Identity;
 }

@@ -84,6 +84,8 @@ export interface BillingDocument {
   reason: string | null;
   /** The service period billed (invoices and credit notes; EN 16931 BG-14): `Y-m-d` dates, either may be null. */
   period: ServicePeriod;
+  /** The BCP 47 tag it prints in (its client's when it was made), or null: the option `site_locale`. */
+  locale: string | null;
   /** The recurring profile that generated it (invoices of the recurring addon). */
   recurringId?: number | null;
   createdAt: Date;

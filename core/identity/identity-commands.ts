@@ -28,7 +28,7 @@ export function identityCommands(identity: Identity): Command[] {
     {
       words: ['user', 'create'],
       usage:
-        'billing user create <login> --email <e> [--role <role>] [--password <p>] [--display-name <n>] [--country <CC>] [--vat <v>] [--company <c>]',
+        'billing user create <login> --email <e> [--role <role>] [--password <p>] [--display-name <n>] [--country <CC>] [--vat <v>] [--company <c>] [--address <text>] [--locale <tag>]',
       arity: 1,
       options: {
         email: { type: 'string' },
@@ -39,6 +39,7 @@ export function identityCommands(identity: Identity): Command[] {
         vat: { type: 'string' },
         company: { type: 'string' },
         address: { type: 'string' },
+        locale: { type: 'string' },
       },
       run: async ({ args, flags }) => {
         const email = text(flags.email, 'email');
@@ -54,6 +55,7 @@ export function identityCommands(identity: Identity): Command[] {
             vat: text(flags.vat, 'vat'),
             company: text(flags.company, 'company'),
             address: text(flags.address, 'address'),
+            locale: text(flags.locale, 'locale'),
           },
           CLI,
         );

@@ -16,4 +16,11 @@ export const IDENTITY_MIGRATIONS: Migration[] = [
       create index billing_users_created_by on billing_users (created_by) where role = 'billing_client';
     `,
   },
+  {
+    name: '0003_user_locale',
+    up: `
+      -- the language a client's documents print in (a BCP 47 tag); null prints in the option site_locale
+      alter table billing_users add column locale text;
+    `,
+  },
 ];

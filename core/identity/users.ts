@@ -6,6 +6,7 @@ import { ADMINISTRATOR } from './capabilities.ts';
 import { hashPassword } from './passwords.ts';
 import type { CredentialCache } from './credential-cache.ts';
 import type { RoleRegistry } from './role-registry.ts';
+import { canonicalLocale, LOCALE_TAG_SCHEMA } from '../i18n/locale-tag.ts';
 
 /** A user of the host platform (docs/identity.md). A client is a user with role `billing_client`. */
 /** User ids are `serial` (int4): nothing above this names a user. */
@@ -21,6 +22,8 @@ export interface User {
   country: string;
   vat: string;
   address: string;
+  /** The BCP 47 tag a client's documents print in, or null (the option `site_locale`). */
+  locale: string | null;
   created: Date;
 }
 
@@ -34,9 +37,10 @@ export interface NewUser {
   country?: string;
   vat?: string;
   address?: string;
+  locale?: string | null;
 }
 
-export type ProfileChanges = Partial<Pick<User, 'email' | 'display_name' | 'company' | 'country' | 'vat' | 'address'>>;
+export type ProfileChanges = Partial<Pick<User, 'email' | 'display_name' | 'company' | 'country' | 'vat' | 'address' | 'locale'>>;
 
 /** Logins never hold '@', so "login or e-mail" is never ambiguous. */
 const PROFILE = {
@@ -46,6 +50,7 @@ const PROFILE = {
   country: { type: 'string', pattern: '^([A-Z]{2})?$' },
   vat: { type: 'string', maxLength: 32 },
   address: { type: 'string', maxLength: 1000 },
+  locale: { ...LOCALE_TAG_SCHEMA, type: ['string', 'null'] },
 } as const;
 const NEW_USER = {
   type: 'object',
@@ -60,7 +65,7 @@ const NEW_USER = {
 };
 const CHANGES = { type: 'object', properties: PROFILE, additionalProperties: false };
 
-const COLUMNS = 'id, login, email, display_name, role, company, country, vat, address, created_at';
+const COLUMNS = 'id, login, email, display_name, role, company, country, vat, address, locale, created_at';
 
 export interface UserRow {
   id: number;
@@ -72,6 +77,7 @@ export interface UserRow {
   country: string;
   vat: string;
   address: string;
+  locale: string | null;
   created_at: string;
 }
 
@@ -86,6 +92,7 @@ export function toUser(r: UserRow): User {
     country: r.country,
     vat: r.vat,
     address: r.address,
+    locale: r.locale ?? null,
     created: timestamp(r.created_at)!,
   };
 }
@@ -121,8 +128,8 @@ export class UserStore {
         throw new BillingError('billing_conflict', `a user with that ${what} already exists`);
       }
       const [row] = await t.query<UserRow>(
-        `insert into billing_users (login, email, display_name, password_hash, role, company, country, vat, address, created_by)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning ${COLUMNS}`,
+        `insert into billing_users (login, email, display_name, password_hash, role, company, country, vat, address, locale, created_by)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning ${COLUMNS}`,
         [
           input.login,
           input.email,
@@ -133,6 +140,7 @@ export class UserStore {
           input.country ?? '',
           input.vat ?? '',
           input.address ?? '',
+          input.locale ? canonicalLocale(input.locale) : null,
           actor.id,
         ],
       );
@@ -219,6 +227,7 @@ export class UserStore {
 
   async updateProfile(login: string, changes: ProfileChanges, actor: Actor, inTx?: Tx): Promise<User> {
     check(CHANGES, changes);
+    if (changes.locale) changes = { ...changes, locale: canonicalLocale(changes.locale) };
     const fields = Object.entries(changes).filter(([, v]) => v !== undefined);
     const work = async (tx: Tx) => {
       const user = await this.lockByLogin(tx, login);

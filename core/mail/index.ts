@@ -10,7 +10,7 @@ import { MAIL_MIGRATIONS } from './migrations.ts';
  */
 export const mailModule = defineModule({
   name: 'mail',
-  requires: ['documents', 'pdf'],
+  requires: ['documents', 'pdf', 'i18n'],
   migrations: MAIL_MIGRATIONS,
   services: (ctx) =>
     new MailService({
@@ -19,6 +19,7 @@ export const mailModule = defineModule({
       hooks: ctx.hooks,
       config: ctx.config,
       pdf: ctx.use.pdf,
+      translations: ctx.use.i18n,
       log: ctx.log,
       invoices: ctx.use.documents.invoices,
       quotes: ctx.use.documents.quotes,

@@ -12,6 +12,8 @@ import type { HookModels } from '../hooks/hook-models.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import type { Logger } from '../log.ts';
 import type { OptionsStore } from '../options/options.ts';
+import type { Translations } from '../i18n/translations.ts';
+import { shippedTranslator, type Translator } from '../i18n/translator.ts';
 import type { PdfRenderer } from '../pdf/pdf-renderer.ts';
 import { insertDelivery, listDeliveries, type Delivery } from './delivery-log.ts';
 import { renderMail } from './render-mail.ts';
@@ -34,6 +36,7 @@ export interface MailDeps {
   hooks: HookRegistry;
   config: Config;
   pdf: PdfRenderer;
+  translations: Translations;
   log: Logger;
   invoices: InvoiceService;
   quotes: QuoteService;
@@ -141,14 +144,14 @@ export class MailService {
    */
   async reminderMail(
     invoice: BillingDocument,
-    compose: (values: { link: string; companyName: string }) => { subject: string; html: Html; text: string },
+    compose: (values: { link: string; companyName: string; tr: Translator }) => { subject: string; html: Html; text: string },
     actor: Actor,
   ): Promise<{ delivery: Delivery; failure: string | null }> {
     const to = invoice.customer.email.trim();
     if (!to) throw new BillingError('billing_mail_no_recipient', 'The invoice has no customer e-mail address.');
     const link = await publicLink(this.d, 'invoice', invoice.id);
     const companyName = await this.d.options.get('company_name');
-    const message = compose({ link, companyName });
+    const message = compose({ link, companyName, tr: await this.d.translations.translator(invoice.locale) });
     const result = await this.deliver(paymentReminder, { doc: invoice, link, ...message }, { to, document: invoice, actor });
     retryUnlessPermanent(result);
     return result;
@@ -165,7 +168,9 @@ export class MailService {
    */
   private async deliver<D>(template: MailTemplate<D>, data: D, opts: DeliverTo): Promise<{ delivery: Delivery; failure: string | null }> {
     const { company, from, replyTo, logo } = await this.sender();
-    const rendered = await renderMail(template, data, company);
+    // a customer reads the document's language; the administrator's notices stay in the shipped English
+    const tr = template.audience === 'customer' ? await this.d.translations.translator(opts.document?.locale) : shippedTranslator();
+    const rendered = await renderMail(template, data, company, tr);
     const filtered = await this.d.hooks.applyFilters(
       'billing_email',
       {

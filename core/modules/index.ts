@@ -1,6 +1,7 @@
 import { adminModule } from '../admin/index.ts';
 import { auditModule } from '../audit/index.ts';
 import { documentsModule } from '../documents/index.ts';
+import { i18nModule } from '../i18n/index.ts';
 import { identityModule } from '../identity/index.ts';
 import { importsModule } from '../imports/index.ts';
 import { mailModule } from '../mail/index.ts';
@@ -17,6 +18,7 @@ import type { AnyModule } from './define-module.ts';
 export const CORE_MODULES: readonly AnyModule[] = [
   identityModule,
   auditModule,
+  i18nModule,
   pdfModule,
   documentsModule,
   paymentsModule,

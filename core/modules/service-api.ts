@@ -5,6 +5,7 @@ import type { RenderedPdf } from '../pdf/pdf-renderer.ts';
 import type { InvoiceService } from '../documents/invoice-service.ts';
 import type { QuoteService } from '../documents/quote-service.ts';
 import type { MailService } from '../mail/mail-service.ts';
+import type { Translations } from '../i18n/translations.ts';
 import type { ReportService } from '../reports/report-service.ts';
 import type { CreditNoteService } from '../payments/credit-note-service.ts';
 import type { PaymentService } from '../payments/payment-service.ts';
@@ -32,6 +33,11 @@ export interface ServiceApi {
   creditNotes: CreditNoteService;
   /** Documents' PDFs, as their routes serve them. */
   pdfs: DocumentPdfs;
+  /**
+   * The texts of a language (a document's `locale`, else the option `site_locale`), with the site's own
+   * wording: what a plugin prints for a customer — its page block, its mail — goes through it.
+   */
+  translations: Pick<Translations, 'translator'>;
   /** Documents and payments exactly as the REST API represents them. */
   representations: RestRepresentations;
   /** The roles and capabilities declared now (the core's and the loaded plugins'), read-only. */

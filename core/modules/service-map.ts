@@ -4,6 +4,7 @@ import type { DocumentServices } from '../documents/services.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import type { Identity } from '../identity/identity.ts';
 import type { ImportService } from '../imports/import-service.ts';
+import type { Translations } from '../i18n/translations.ts';
 import type { JobScheduler } from '../jobs/scheduler.ts';
 import type { MailService } from '../mail/mail-service.ts';
 import type { Outbox } from '../outbox/outbox.ts';
@@ -33,6 +34,7 @@ export interface ServiceMap {
   rest: RestServer;
   identity: Identity;
   audit: AuditLog;
+  i18n: Translations;
   pdf: PdfRenderer;
   documents: DocumentServices;
   payments: PaymentServices;

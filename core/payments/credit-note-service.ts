@@ -11,6 +11,7 @@ import { BillingError } from '../errors.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import { InvalidAmountError, Money, type CurrencyCode } from '../money/index.ts';
 import type { OptionsStore } from '../options/options.ts';
+import type { Translations } from '../i18n/translations.ts';
 import type { PdfRenderer, RenderedPdf } from '../pdf/pdf-renderer.ts';
 import { creditParts } from '../tax/index.ts';
 import { invalidParam } from '../validation/invalid-param.ts';
@@ -30,6 +31,7 @@ export interface CreditNoteDeps {
   options: OptionsStore;
   hooks: HookRegistry;
   pdf: PdfRenderer;
+  translations: Translations;
   invoices: InvoiceService;
 }
 
@@ -55,6 +57,10 @@ export class CreditNoteService {
   ): Promise<{ creditNote: BillingDocument; invoice: BillingDocument }> {
     const reason = typeof input.reason === 'string' ? input.reason.trim() : '';
     if (!reason) throw invalidParam('reason', 'A credit note needs a reason.');
+    // the note's line is worded in the invoice's language, read before the transaction (the texts come
+    // from outside it)
+    const [language] = await this.d.db.query<{ locale: string | null }>('select locale from billing_documents where id = $1', [invoiceId]);
+    const tr = await this.d.translations.translator(language?.locale);
     return this.d.db.transaction(async (tx) => {
       const invoice = await lockInvoice(tx, invoiceId);
       if (!invoice || invoice.trashed) throw notFound('invoice');
@@ -85,7 +91,7 @@ export class CreditNoteService {
       const o = await this.d.options.getMany(['timezone'], tx);
       const number = await takeNumber(tx, this.d.options, 'credit_note');
       const items = parts.map((p) => ({
-        name: `Credit on invoice ${invoice.number}${parts.length > 1 ? ` (${p.entry.category} ${p.entry.rate} %)` : ''}`,
+        name: `${tr.t('document.credit_on_invoice', { number: invoice.number })}${parts.length > 1 ? ` (${p.entry.category} ${p.entry.rate} %)` : ''}`,
         description: reason,
         quantity: '1',
         price: p.net.toString(),
@@ -120,6 +126,7 @@ export class CreditNoteService {
         credited: Money.zero(currency).toString(),
         due: Money.zero(currency).toString(),
         parent_id: invoice.id,
+        locale: invoice.locale,
         reason,
         period_start: period.start,
         period_end: period.end,

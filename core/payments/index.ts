@@ -20,7 +20,7 @@ import type { PaymentsContext, PaymentServices } from './services.ts';
  */
 export const paymentsModule = defineModule({
   name: 'payments',
-  requires: ['documents', 'pdf'],
+  requires: ['documents', 'pdf', 'i18n'],
   settings: WEBHOOK_THROTTLE_SETTINGS,
   migrations: PAYMENT_MIGRATIONS,
   objects: PAYMENT_OBJECTS,
@@ -34,7 +34,14 @@ export const paymentsModule = defineModule({
       core,
       gateways,
       payments: new PaymentService({ db: ctx.db, options: ctx.options, hooks: ctx.hooks, core }),
-      creditNotes: new CreditNoteService({ db: ctx.db, options: ctx.options, hooks: ctx.hooks, pdf: ctx.use.pdf, invoices }),
+      creditNotes: new CreditNoteService({
+        db: ctx.db,
+        options: ctx.options,
+        hooks: ctx.hooks,
+        pdf: ctx.use.pdf,
+        translations: ctx.use.i18n,
+        invoices,
+      }),
     };
   },
   sinks: (ctx) => [ctx.self.gateways.sink()],

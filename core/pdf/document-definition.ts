@@ -2,10 +2,10 @@
 // definition (plain data, so it can be hashed, cached and sent to a render worker), and the async step
 // that passes it through a filter (the core's `billing_pdf_document`).
 import type { Content, ContentTable, TableCell, TDocumentDefinitions, Watermark } from 'pdfmake/interfaces.js';
-import type { PdfDocumentKind, PdfDocumentModel, PdfDocumentStatus, TaxCategory } from './document-model.ts';
+import type { PdfDocumentModel, PdfDocumentStatus, TaxCategory } from './document-model.ts';
 import { FONT_FAMILY } from './fonts.ts';
-import { countryName, formatDate, formatMoney } from '../display/format.ts';
-import { SERVICE_PERIOD_LABEL, servicePeriodText } from '../display/service-period.ts';
+import { servicePeriodText } from '../display/service-period.ts';
+import { shippedTranslator, type Translator } from '../i18n/translator.ts';
 import { totalsRows } from '../display/totals-rows.ts';
 import { HEADER_FILL, RULE_COLOR } from './table-layouts.ts';
 
@@ -20,6 +20,8 @@ export interface BuildPdfOptions {
   filter?: PdfDefinitionFilter;
   /** Default `A4`. */
   pageSize?: PageSizeName;
+  /** The document's language (its texts, amounts and dates); the shipped English without it. */
+  translator?: Translator;
 }
 
 export type PageSizeName = 'A4' | 'LETTER';
@@ -31,48 +33,56 @@ const INK = '#1f2937';
 const MUTED = '#6b7280';
 const ACCENT = '#0f4c81';
 
-const KIND_LABEL: Record<PdfDocumentKind, string> = { invoice: 'Invoice', quote: 'Quote', credit_note: 'Credit note' };
-
-const STATUS: Record<PdfDocumentStatus, { label: string; color: string; mark?: boolean }> = {
-  draft: { label: 'Draft', color: '#6b7280', mark: true },
-  available: { label: 'Open', color: ACCENT },
-  partial: { label: 'Partially paid', color: '#b45309' },
-  paid: { label: 'Paid', color: '#15803d', mark: true },
-  unpaid: { label: 'Unpaid', color: '#b45309' },
-  cancelled: { label: 'Cancelled', color: '#b91c1c', mark: true },
-  accepted: { label: 'Accepted', color: '#15803d' },
-  declined: { label: 'Declined', color: '#b91c1c' },
-  expired: { label: 'Expired', color: '#6b7280' },
-  issued: { label: 'Issued', color: ACCENT },
+const STATUS: Record<PdfDocumentStatus, { color: string; mark?: boolean }> = {
+  draft: { color: '#6b7280', mark: true },
+  available: { color: ACCENT },
+  partial: { color: '#b45309' },
+  paid: { color: '#15803d', mark: true },
+  unpaid: { color: '#b45309' },
+  cancelled: { color: '#b91c1c', mark: true },
+  accepted: { color: '#15803d' },
+  declined: { color: '#b91c1c' },
+  expired: { color: '#6b7280' },
+  issued: { color: ACCENT },
 };
 
-const TAX_LABEL: Record<TaxCategory, string> = {
-  standard: 'Tax',
-  reverse_charge: 'Reverse charge',
-  export: 'Export',
-  exempt: 'Tax exempt',
+/** The key of a tax treatment's name (`tax.reverse_charge`, …). */
+const TAX_KEY: Record<TaxCategory, string> = {
+  standard: 'tax.standard',
+  reverse_charge: 'tax.reverse_charge',
+  export: 'tax.export',
+  exempt: 'tax.exempt',
 };
 
-/** The definition of a document, before any filter. Pure: the same document gives the same definition. */
-export function pdfDefinition(doc: PdfDocumentModel, pageSize: PageSizeName = 'A4'): TDocumentDefinitions {
+/**
+ * The definition of a document, before any filter, in the language of `tr` (texts, amounts, dates).
+ * Pure: the same document and texts give the same definition, so an override changes the PDF's hash.
+ */
+export function pdfDefinition(
+  doc: PdfDocumentModel,
+  pageSize: PageSizeName = 'A4',
+  tr: Translator = shippedTranslator(),
+): TDocumentDefinitions {
   const width = PAGE_WIDTH[pageSize] - 2 * MARGIN;
-  const money = (amount: string) => formatMoney(amount, doc.currency);
-  const status = STATUS[doc.status] ?? { label: String(doc.status), color: MUTED };
-  const kind = KIND_LABEL[doc.kind];
+  const money = (amount: string) => tr.money(amount, doc.currency);
+  const known = STATUS[doc.status];
+  const status = known ? { ...known, label: tr.t(`status.${doc.status}`) } : { label: String(doc.status), color: MUTED };
+  const kind = tr.t(`document.${doc.kind}`);
+  const numbered = tr.t(`document.${doc.kind}_number`, { number: doc.number });
 
-  const content: Content[] = [header(doc, kind, status), rule(width, [0, 14, 0, 12]), parties(doc, money)];
+  const content: Content[] = [header(doc, kind, status, tr), rule(width, [0, 14, 0, 12]), parties(doc, money, tr)];
   if (doc.title.trim()) content.push({ text: doc.title, style: 'title' });
   if (doc.kind === 'credit_note' && doc.creditNote) {
     content.push({
       margin: [0, 14, 0, 0],
-      text: [{ text: 'Reason: ', bold: true }, doc.creditNote.reason],
+      text: [{ text: `${tr.t('document.reason')}: `, bold: true }, doc.creditNote.reason],
     });
   }
-  content.push(items(doc, money), totals(doc, money));
-  if (doc.taxTreatment.statement.trim()) content.push(taxStatement(doc));
+  content.push(items(doc, money, tr), totals(doc, money, tr));
+  if (doc.taxTreatment.statement.trim()) content.push(taxStatement(doc, tr));
   for (const [label, text] of [
-    ['Notes', doc.notes],
-    ['Terms', doc.terms],
+    [tr.t('document.notes'), doc.notes],
+    [tr.t('document.terms'), doc.terms],
   ] as const) {
     if (text.trim())
       content.push({
@@ -85,20 +95,20 @@ export function pdfDefinition(doc: PdfDocumentModel, pageSize: PageSizeName = 'A
       });
   }
 
-  const footerLine = [doc.company.name, doc.company.email, `${kind} ${doc.number}`].filter((s) => s.trim()).join('  ·  ');
+  const footerLine = [doc.company.name, doc.company.email, numbered].filter((s) => s.trim()).join('  ·  ');
   const definition: TDocumentDefinitions = {
     pageSize,
     pageMargins: [MARGIN, 40, MARGIN, 52],
     info: {
-      title: `${kind} ${doc.number}`,
+      title: numbered,
       author: doc.company.name,
-      subject: doc.title || `${kind} ${doc.number} for ${doc.customer.name}`,
+      subject: doc.title || tr.t('document.subject', { document: numbered, customer: doc.customer.name }),
       creator: doc.company.name,
       // From the document, not the clock: the same document renders to the same bytes. (It crosses to a
       // render worker as an ISO string, and the worker makes it a Date again.)
       creationDate: new Date(`${doc.issueDate.slice(0, 10)}T00:00:00.000Z`),
     },
-    language: 'en',
+    language: tr.locale,
     content,
     footer: { text: footerLine, alignment: 'center', fontSize: 7.5, color: MUTED, margin: [MARGIN, 18, MARGIN, 0] },
     defaultStyle: { font: FONT_FAMILY, fontSize: 9.5, color: INK, lineHeight: 1.05 },
@@ -116,17 +126,17 @@ export function pdfDefinition(doc: PdfDocumentModel, pageSize: PageSizeName = 'A
 
 /** Builds the definition and passes it through `options.filter`. */
 export async function buildPdfDefinition(doc: PdfDocumentModel, options: BuildPdfOptions = {}): Promise<TDocumentDefinitions> {
-  const definition = pdfDefinition(doc, options.pageSize);
+  const definition = pdfDefinition(doc, options.pageSize, options.translator);
   return options.filter ? options.filter(definition, doc) : definition;
 }
 
-function header(doc: PdfDocumentModel, kind: string, status: { label: string; color: string }): Content {
+function header(doc: PdfDocumentModel, kind: string, status: { label: string; color: string }, tr: Translator): Content {
   const company: Content[] = [];
   if (doc.company.logo) company.push({ image: 'logo', fit: [150, 56], margin: [0, 0, 0, 8] });
   company.push({ text: doc.company.name, fontSize: 13, bold: true });
   company.push(...lines(doc.company.address).map((text): Content => ({ text, style: 'muted' })));
   if (doc.company.email) company.push({ text: doc.company.email, style: 'muted' });
-  if (doc.company.vat) company.push({ text: `VAT ${doc.company.vat}`, style: 'muted' });
+  if (doc.company.vat) company.push({ text: tr.t('document.vat_number', { vat: doc.company.vat }), style: 'muted' });
 
   return {
     columns: [
@@ -166,31 +176,32 @@ function header(doc: PdfDocumentModel, kind: string, status: { label: string; co
   };
 }
 
-function parties(doc: PdfDocumentModel, money: (a: string) => string): Content {
+function parties(doc: PdfDocumentModel, money: (a: string) => string, tr: Translator): Content {
   const c = doc.customer;
   const billTo: Content[] = [
-    { text: doc.kind === 'quote' ? 'PREPARED FOR' : 'BILL TO', style: 'label', margin: [0, 0, 0, 3] },
+    { text: tr.t(doc.kind === 'quote' ? 'document.prepared_for' : 'document.bill_to').toUpperCase(), style: 'label', margin: [0, 0, 0, 3] },
     { text: c.name, fontSize: 11, bold: true },
     ...lines(c.address ?? '').map((text): Content => ({ text })),
   ];
-  if (c.country) billTo.push({ text: countryName(c.country) });
+  if (c.country) billTo.push({ text: tr.country(c.country) });
   if (c.email) billTo.push({ text: c.email, style: 'muted' });
-  if (c.vat) billTo.push({ text: `VAT ${c.vat}`, style: 'muted' });
+  if (c.vat) billTo.push({ text: tr.t('document.vat_number', { vat: c.vat }), style: 'muted' });
 
-  const facts: [string, string][] = [['Issue date', formatDate(doc.issueDate)]];
-  if (doc.kind === 'invoice' && doc.dueDate) facts.push(['Due date', formatDate(doc.dueDate)]);
-  if (doc.kind === 'quote' && doc.expiryDate) facts.push(['Valid until', formatDate(doc.expiryDate)]);
-  const period = doc.kind !== 'quote' ? servicePeriodText(doc.servicePeriod) : null;
-  if (period) facts.push([SERVICE_PERIOD_LABEL, period]);
-  if (doc.kind === 'credit_note' && doc.creditNote) facts.push(['Credits invoice', doc.creditNote.invoiceNumber]);
-  facts.push(['Currency', doc.currency.toUpperCase()]);
+  const dateKey = doc.kind === 'invoice' ? 'document.issue_date' : `document.${doc.kind}_date`;
+  const facts: [string, string][] = [[tr.t(dateKey), tr.date(doc.issueDate)]];
+  if (doc.kind === 'invoice' && doc.dueDate) facts.push([tr.t('document.due_date'), tr.date(doc.dueDate)]);
+  if (doc.kind === 'quote' && doc.expiryDate) facts.push([tr.t('document.valid_until'), tr.date(doc.expiryDate)]);
+  const period = doc.kind !== 'quote' ? servicePeriodText(doc.servicePeriod, tr) : null;
+  if (period) facts.push([tr.t('document.service_period'), period]);
+  if (doc.kind === 'credit_note' && doc.creditNote) facts.push([tr.t('document.credits_invoice'), doc.creditNote.invoiceNumber]);
+  facts.push([tr.t('document.currency'), doc.currency.toUpperCase()]);
 
   const headline: [string, string] =
     doc.kind === 'invoice'
-      ? ['Amount due', doc.totals.due]
+      ? [tr.t('document.amount_due'), doc.totals.due]
       : doc.kind === 'quote'
-        ? ['Quote total', doc.totals.total]
-        : ['Credit total', doc.totals.total];
+        ? [tr.t('document.quote_total'), doc.totals.total]
+        : [tr.t('document.credit_total'), doc.totals.total];
   const body: TableCell[][] = facts.map(([label, value]) => [
     { text: label, style: 'muted' },
     { text: value, alignment: 'right' },
@@ -209,9 +220,9 @@ function parties(doc: PdfDocumentModel, money: (a: string) => string): Content {
   };
 }
 
-function items(doc: PdfDocumentModel, money: (a: string) => string): ContentTable {
-  const head = ['Description', 'Qty', 'Unit price', 'Amount'].map((text, i) => ({
-    text: text.toUpperCase(),
+function items(doc: PdfDocumentModel, money: (a: string) => string, tr: Translator): ContentTable {
+  const head = ['document.description', 'document.quantity', 'document.unit_price', 'document.amount'].map((key, i) => ({
+    text: tr.t(key).toUpperCase(),
     style: 'tableHeader',
     alignment: i === 0 ? ('left' as const) : ('right' as const),
   }));
@@ -224,7 +235,8 @@ function items(doc: PdfDocumentModel, money: (a: string) => string): ContentTabl
           : []),
       ],
     },
-    { text: item.unit ? `${item.quantity} ${item.unit}` : item.quantity, alignment: 'right' as const },
+    // the unit arrives named in the document's language (document-pdf.ts)
+    { text: item.unit ? `${tr.quantity(item.quantity)} ${item.unit}` : tr.quantity(item.quantity), alignment: 'right' as const },
     { text: money(item.price), alignment: 'right' as const },
     { text: money(item.amount), alignment: 'right' as const },
   ]);
@@ -235,11 +247,18 @@ function items(doc: PdfDocumentModel, money: (a: string) => string): ContentTabl
   };
 }
 
-function totals(doc: PdfDocumentModel, money: (a: string) => string): Content {
-  const taxLabel = doc.taxTreatment.category === 'standard' ? 'Tax' : `Tax (${TAX_LABEL[doc.taxTreatment.category].toLowerCase()})`;
+function totals(doc: PdfDocumentModel, money: (a: string) => string, tr: Translator): Content {
+  const category = doc.taxTreatment.category;
+  const taxLabel =
+    category === 'standard' ? tr.t('totals.tax') : tr.t('totals.tax_treatment', { treatment: tr.t(TAX_KEY[category]).toLowerCase() });
   const rows = totalsRows(
     { currency: doc.currency, totals: doc.totals, taxLines: doc.taxBreakdown ?? [] },
-    { settlement: doc.kind === 'invoice', taxLabel, totalLabel: doc.kind === 'credit_note' ? 'Credit total' : 'Total' },
+    {
+      texts: tr,
+      settlement: doc.kind === 'invoice',
+      taxLabel,
+      totalLabel: doc.kind === 'credit_note' ? tr.t('document.credit_total') : tr.t('totals.total'),
+    },
   );
   // the rows up to the total in one table, the total and what follows it (settled, due) in another
   const drawn = rows.map((r): [string, string] => [r.label, `${r.deducted ? '-' : ''}${money(r.amount)}`]);
@@ -279,7 +298,7 @@ function totals(doc: PdfDocumentModel, money: (a: string) => string): Content {
   };
 }
 
-function taxStatement(doc: PdfDocumentModel): Content {
+function taxStatement(doc: PdfDocumentModel, tr: Translator): Content {
   return {
     margin: [0, 14, 0, 0],
     unbreakable: true,
@@ -292,7 +311,7 @@ function taxStatement(doc: PdfDocumentModel): Content {
             fillColor: HEADER_FILL,
             margin: [8, 6, 8, 6],
             stack: [
-              { text: TAX_LABEL[doc.taxTreatment.category].toUpperCase(), style: 'label' },
+              { text: tr.t(TAX_KEY[doc.taxTreatment.category]).toUpperCase(), style: 'label' },
               { text: doc.taxTreatment.statement, margin: [0, 2, 0, 0] },
             ],
           },

@@ -18,6 +18,7 @@ import type { GatewayProvider } from '../payments/gateways/gateway-provider.ts';
 import type { AdminScreen } from '../admin/types.ts';
 import type { RoleDeclaration } from '../identity/role-registry.ts';
 import type { ObjectKind } from '../scope/object-kind.ts';
+import type { TranslationsDeclaration } from '../i18n/catalogue.ts';
 
 /**
  * What every core module and every plugin is given: its own name, the environment, the database,
@@ -122,6 +123,11 @@ export interface Contributions<C> {
    * the kind's lists.
    */
   objects?: readonly ObjectKind[];
+  /**
+   * Customer-facing texts the unit prints (a mail, a page block), per shipped language, merged into the
+   * catalogue of core/i18n: English is required, other languages fall back to it (docs/languages.md).
+   */
+  translations?: TranslationsDeclaration;
   /** New capabilities, given to administrators. */
   capabilities?: readonly string[];
   roles?: readonly RoleDeclaration[];
@@ -148,6 +154,7 @@ export interface ResolvedContributions {
   screens: readonly AdminScreen[];
   gateways: readonly GatewayProvider[];
   objects: readonly ObjectKind[];
+  translations: TranslationsDeclaration | null;
   capabilities: readonly string[];
   roles: readonly RoleDeclaration[];
   grants: Readonly<Record<string, readonly string[]>>;
@@ -177,6 +184,7 @@ export function resolveContributions<C>(owner: string, c: Contributions<C>, ctx:
     screens: list(c.screens, ctx),
     gateways: list(c.gateways, ctx),
     objects: c.objects ?? [],
+    translations: c.translations ?? null,
     capabilities: c.capabilities ?? [],
     roles: c.roles ?? [],
     grants: c.grants ?? {},

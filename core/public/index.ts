@@ -7,7 +7,7 @@ import { publicRouter } from './public-pages.ts';
  */
 export const publicModule = defineModule({
   name: 'public',
-  requires: ['documents', 'pdf', 'identity', 'payments'],
+  requires: ['documents', 'pdf', 'identity', 'payments', 'i18n'],
   routers: (ctx) => [
     publicRouter({
       db: ctx.db,
@@ -16,6 +16,7 @@ export const publicModule = defineModule({
       config: ctx.config,
       log: ctx.log,
       pdf: ctx.use.pdf,
+      translations: ctx.use.i18n,
       quotes: ctx.use.documents.quotes,
       auth: ctx.use.identity.auth,
       links: ctx.use.identity,

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { isBillingError } from '../errors.ts';
-import { formatMoney } from '../display/format.ts';
+import { shippedTranslator, type Translator } from '../i18n/translator.ts';
 import { html } from '../http/html.ts';
 import { isOpenInvoiceStatus } from '../documents/statuses.ts';
 import { Money, type CurrencyCode } from '../money/index.ts';
@@ -18,16 +18,20 @@ const RETURN_LINK = 'payment-return';
  * object; the customer is sent to the gateway's page with a 303. Every refusal is a page in words.
  */
 export async function pay(d: PublicPagesDeps, req: Request, res: Response): Promise<void> {
+  // refusals before the invoice is known speak the site's language; the rest, the invoice's
+  let tr: Translator = shippedTranslator();
   try {
+    tr = await d.translations.translator();
     const doc = await unlock(d.db, 'invoice', String(req.params.id), req.query.key);
-    if (!doc) return notFound(res);
+    if (!doc) return notFound(res, tr);
+    tr = await d.translations.translator(doc.locale);
     const body = (req.body ?? {}) as Record<string, unknown>;
     const method = typeof body.gateway === 'string' ? body.gateway : '';
     const back = `/billing/invoice/${doc.id}?key=${encodeURIComponent(String(req.query.key))}`;
     const currency = doc.currency as CurrencyCode;
     const due = Money.parse(doc.totals.due, currency);
     if (!isOpenInvoiceStatus(doc.status) || !due.isPositive()) {
-      return message(res, 409, 'Nothing to pay', `Invoice ${doc.number} has nothing left to pay.`, back);
+      return message(res, 409, tr.t('pay.nothing_to_pay'), tr.t('pay.nothing_left', { number: doc.number }), back, tr);
     }
     let amount = due;
     const asked = typeof body.amount === 'string' ? body.amount.trim() : '';
@@ -35,15 +39,23 @@ export async function pay(d: PublicPagesDeps, req: Request, res: Response): Prom
       try {
         amount = Money.parse(asked, currency);
       } catch {
-        return message(res, 400, 'Amount not understood', `Please enter an amount such as ${due.toString()}.`, back);
+        return message(
+          res,
+          400,
+          tr.t('pay.amount_not_understood'),
+          tr.t('pay.enter_amount_such_as', { example: due.toString() }),
+          back,
+          tr,
+        );
       }
       if (!amount.isPositive() || amount.greaterThan(due)) {
         return message(
           res,
           400,
-          'Amount not accepted',
-          `Please enter an amount above zero and at most ${formatMoney(due.toString(), currency)}.`,
+          tr.t('pay.amount_not_accepted'),
+          tr.t('pay.amount_range', { due: tr.money(due.toString(), currency) }),
           back,
+          tr,
         );
       }
     }
@@ -52,28 +64,22 @@ export async function pay(d: PublicPagesDeps, req: Request, res: Response): Prom
       cancelUrl: (reference) => returnLink(d, reference, true),
     });
     res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
-    if (form) return continueByPost(res, redirectUrl, form, await d.gateways.origins());
+    if (form) return continueByPost(res, redirectUrl, form, await d.gateways.origins(), tr);
     res.redirect(303, redirectUrl);
   } catch (err) {
     if (isBillingError(err) && err.code === 'billing_gateway_not_configured') {
-      return message(res, 400, 'Payment method not available', 'This payment method is not available. Please choose another one.', null);
+      return message(res, 400, tr.t('pay.method_unavailable'), tr.t('pay.method_unavailable_text'), null, tr);
     }
     // the invoice was paid (or its amount due lowered) by someone else while this request waited for its lock
     if (isBillingError(err) && (err.code === 'billing_rest_invalid_state' || err.code === 'billing_rest_amount_exceeds')) {
       const back = `/billing/invoice/${String(req.params.id)}?key=${encodeURIComponent(String(req.query.key))}`;
-      return message(res, 409, 'Nothing to pay', 'The amount due of this invoice has just changed. Please look at it again.', back);
+      return message(res, 409, tr.t('pay.nothing_to_pay'), tr.t('pay.amount_changed'), back, tr);
     }
     if (isBillingError(err) && err.code === 'billing_gateway_unreachable') {
-      return message(
-        res,
-        503,
-        'Payment service unavailable',
-        'The payment service cannot be reached right now. Nothing was charged. Please try again in a few minutes.',
-        null,
-      );
+      return message(res, 503, tr.t('pay.service_unavailable'), tr.t('pay.service_unavailable_text'), null, tr);
     }
     d.log.error({ err }, 'pay route failed');
-    if (!res.headersSent) message(res, 500, 'Something went wrong', 'Nothing was charged. Please try again later.', null);
+    if (!res.headersSent) message(res, 500, tr.t('page.error'), tr.t('pay.nothing_charged'), null, tr);
   }
 }
 
@@ -85,40 +91,47 @@ function returnLink(d: PublicPagesDeps, reference: string, cancelled: boolean): 
 
 /** `GET /billing/payment/{reference}/return?sig=…`: where the customer lands after the gateway's page. */
 export async function paymentReturn(d: PublicPagesDeps, req: Request, res: Response): Promise<void> {
+  let tr: Translator = shippedTranslator();
   try {
+    tr = await d.translations.translator();
     const reference = String(req.params.reference);
-    if (!d.links.checkLink(RETURN_LINK, reference, req.query.sig)) return notFound(res);
-    const rows = await d.db.query(`select ${PAYMENT_COLUMNS} from billing_payments where reference = $1`, [reference]);
-    if (!rows.length) return notFound(res);
+    if (!d.links.checkLink(RETURN_LINK, reference, req.query.sig)) return notFound(res, tr);
+    const rows = await d.db.query(
+      `select ${PAYMENT_COLUMNS}, (select i.locale from billing_documents i where i.id = billing_payments.invoice_id) as invoice_locale
+         from billing_payments where reference = $1`,
+      [reference],
+    );
+    if (!rows.length) return notFound(res, tr);
     const payment = paymentFromRow(rows[0]!);
-    const amount = formatMoney(payment.amount, payment.currency);
-    const what = `Your payment of ${amount} for invoice ${payment.invoiceNumber} (reference ${payment.reference})`;
+    tr = await d.translations.translator(rows[0]!.invoice_locale);
+    const values = { amount: tr.money(payment.amount, payment.currency), number: payment.invoiceNumber, reference: payment.reference };
     const text =
       payment.status === 'completed' || payment.status === 'refunded'
-        ? `${what} has been received. Thank you.`
+        ? tr.t('pay.received', values)
         : payment.status === 'pending'
-          ? `${what} is being confirmed by the payment service. You will receive an e-mail once it is.`
-          : `${what} did not go through. Nothing was charged; you can try again from the invoice.`;
-    message(res, 200, payment.status === 'completed' ? 'Thank you' : 'Payment status', text, null);
+          ? tr.t('pay.pending', values)
+          : tr.t('pay.failed', values);
+    message(res, 200, tr.t(payment.status === 'completed' ? 'pay.thank_you' : 'pay.status'), text, null, tr);
   } catch (err) {
     d.log.error({ err }, 'payment return page failed');
-    if (!res.headersSent) message(res, 500, 'Something went wrong', 'Please try again later.', null);
+    if (!res.headersSent) message(res, 500, tr.t('page.error'), tr.t('page.error_text'), null, tr);
   }
 }
 
 /** A hosted page that takes its fields by POST (a 303 cannot carry them): one button sends them there. */
-function continueByPost(res: Response, url: string, fields: Readonly<Record<string, string>>, origins: string[]): void {
+function continueByPost(res: Response, url: string, fields: Readonly<Record<string, string>>, origins: string[], tr: Translator): void {
   res
     .status(200)
     .set({ ...PUBLIC_HEADERS, 'Content-Security-Policy': payingPolicy(origins) })
     .end(
       publicPage(
-        'Continue to payment',
-        html`<h1>Continue to payment</h1><p>You will enter your payment details on the payment service's page.</p>
+        tr.t('pay.continue'),
+        html`<h1>${tr.t('pay.continue')}</h1><p>${tr.t('pay.continue_text')}</p>
           <form method="post" action="${url}">
             ${Object.entries(fields).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}" />`)}
-            <button type="submit">Continue to payment</button>
+            <button type="submit">${tr.t('pay.continue')}</button>
           </form>`,
+        tr.locale,
       ),
     );
 }

@@ -45,9 +45,10 @@ textarea{font:inherit;min-height:4em}
 .notice.error{background:#ffebe9}
 </style>`);
 
-export function publicPage(title: string, body: Html): string {
+/** A whole page; `lang` is the language it is written in (the document's). */
+export function publicPage(title: string, body: Html, lang: string): string {
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow"><title>${title}</title>${STYLE}</head>
 <body><main class="page">${body}</main><script src="${PUBLIC_SCRIPT_PATH}" defer></script></body></html>`.value;
 }
@@ -58,17 +59,18 @@ document.addEventListener('submit', async (event) => {
   const form = event.target;
   if (!(form instanceof HTMLFormElement) || !form.dataset.billingAnswer) return;
   event.preventDefault();
-  const out = document.getElementById('quote-answer');
   for (const b of document.querySelectorAll('.actions button')) b.disabled = true;
-  let message = 'Something went wrong. Please reload the page and try again.';
+  // the texts come in the document's language, from the page (data-* of the answer box)
+  const out = document.getElementById('quote-answer');
+  let message = out.dataset.failed;
   let ok = false;
   try {
     // getAttribute: the hidden field named "action" shadows form.action
     const res = await fetch(form.getAttribute('action'), { method: 'POST', body: new URLSearchParams(new FormData(form)) });
     const body = await res.json();
     ok = body.success === true;
-    if (ok) message = form.dataset.billingAnswer === 'accept' ? 'Thank you: the quote is accepted.' : 'The quote is declined. Thank you for letting us know.';
-    else if (body.data && body.data.code === 'billing_invalid_token') message = 'This link has expired or was already used. Please reload the page.';
+    if (ok) message = form.dataset.billingAnswer === 'accept' ? out.dataset.accepted : out.dataset.declined;
+    else if (body.data && body.data.code === 'billing_invalid_token') message = out.dataset.expired;
     else if (body.data && body.data.message) message = body.data.message;
   } catch (e) { /* network failure: the generic message */ }
   out.textContent = message;
@@ -77,8 +79,9 @@ document.addEventListener('submit', async (event) => {
   if (ok) {
     document.querySelector('.actions').remove();
     const badge = document.querySelector('.status');
-    badge.textContent = form.dataset.billingAnswer === 'accept' ? 'accepted' : 'declined';
-    badge.className = 'status status-' + badge.textContent;
+    const answer = form.dataset.billingAnswer === 'accept' ? 'accepted' : 'declined';
+    badge.textContent = answer === 'accepted' ? out.dataset.acceptedStatus : out.dataset.declinedStatus;
+    badge.className = 'status status-' + answer;
   }
   else for (const b of document.querySelectorAll('.actions button')) b.disabled = false;
 });

@@ -1,6 +1,7 @@
 import express, { Router, type Request, type Response } from 'express';
 import { BODY_LIMIT } from '../http/app.ts';
 import { html } from '../http/html.ts';
+import { shippedTranslator } from '../i18n/translator.ts';
 import { documentFromRow, DOCUMENT_COLUMNS, type BillingDocument } from '../documents/document.ts';
 import { documentPdf } from '../documents/document-pdf.ts';
 import { pdfFilename } from '../pdf/file-name.ts';
@@ -42,7 +43,7 @@ export function publicRouter(d: PublicPagesDeps): Router {
 async function serve(d: PublicPagesDeps, kind: Kind, req: Request, res: Response, asPdf: boolean): Promise<void> {
   try {
     const doc = await unlock(d.db, kind, String(req.params.id), req.query.key);
-    if (!doc) return notFound(res);
+    if (!doc) return notFound(res, await d.translations.translator());
     if (asPdf) {
       const pdf = await documentPdf(doc, d);
       res.set({
@@ -66,6 +67,7 @@ async function serve(d: PublicPagesDeps, kind: Kind, req: Request, res: Response
       'allow_partial_payments',
     ]);
     const today = siteDate(new Date(), o.timezone);
+    const tr = await d.translations.translator(doc.locale);
     const token = kind === 'quote' && quoteStatus(doc, today) === 'available' ? await d.quotes.mintToken(doc.id) : null;
     const payable = kind === 'invoice' && isOpenInvoiceStatus(viewed.status) && Number(viewed.totals.due) > 0;
     const gateways = payable ? await d.gateways.available() : [];
@@ -77,14 +79,19 @@ async function serve(d: PublicPagesDeps, kind: Kind, req: Request, res: Response
     res
       .status(200)
       .set({ ...PUBLIC_HEADERS, ...policy })
-      .end(publicPage(`${label(kind)} ${doc.number}`, page(viewed, { ...o, today, key, token, gateways, blocks, acceptFields })));
+      .end(
+        publicPage(label(kind, doc.number, tr), page(viewed, { ...o, tr, today, key, token, gateways, blocks, acceptFields }), tr.locale),
+      );
   } catch (err) {
     d.log.error({ err, kind }, 'public page failed');
-    if (!res.headersSent)
+    if (!res.headersSent) {
+      // the site's language, or the shipped English when even that cannot be read
+      const tr = await d.translations.translator().catch(() => shippedTranslator());
       res
         .status(500)
         .set(PUBLIC_HEADERS)
-        .end(publicPage('Error', html`<h1>Something went wrong</h1><p>Please try again later.</p>`));
+        .end(publicPage(tr.t('page.error'), html`<h1>${tr.t('page.error')}</h1><p>${tr.t('page.error_text')}</p>`, tr.locale));
+    }
   }
 }
 

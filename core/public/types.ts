@@ -7,6 +7,7 @@ import type { Identity } from '../identity/identity.ts';
 import type { Logger } from '../log.ts';
 import type { OptionsStore } from '../options/options.ts';
 import type { GatewayRuntime } from '../payments/gateways/gateway-runtime.ts';
+import type { Translations } from '../i18n/translations.ts';
 import type { PdfRenderer } from '../pdf/pdf-renderer.ts';
 
 /** What the customer's pages need from the rest of the service. */
@@ -16,6 +17,7 @@ export interface PublicPagesDeps {
   hooks: HookRegistry;
   config: Config;
   pdf: PdfRenderer;
+  translations: Translations;
   quotes: QuoteService;
   auth: Authenticator;
   /** Signs the links a gateway sends the customer back to (they carry no access key). */

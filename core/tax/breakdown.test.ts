@@ -1,3 +1,4 @@
+import { shippedTranslator } from '../i18n/translator.ts';
 import { describe, expect, it } from '@jest/globals';
 import { Money } from '../money/money.ts';
 import { computeTotals, type LineInput } from '../money/totals.ts';
@@ -28,7 +29,7 @@ describe('taxBreakdown', () => {
         statement: 'Disbursement in the name of the customer',
       },
     ]);
-    expect(b.map(breakdownLabel)).toEqual(['Tax 19 %', 'Tax 7 %', 'Tax 0 %', 'Exempt']);
+    expect(b.map((e) => breakdownLabel(e, shippedTranslator()))).toEqual(['Tax 19 %', 'Tax 7 %', 'Tax 0 %', 'Exempt']);
   });
 
   it('puts every line of a reverse-charged, exported or exempt document in one group with its statement', () => {

@@ -140,15 +140,25 @@ function finish(e: TaxBreakdownEntry, net: Money, tax: Money): CreditPart {
   return { net, tax, entry: { ...e, amount: net.toString(), discount: zero, basis: net.toString(), tax: tax.toString() } };
 }
 
-const CATEGORY_LABEL: Record<VatCategoryCode, string> = { S: 'Tax', Z: 'Tax', E: 'Exempt', AE: 'Reverse charge', G: 'Export' };
+const CATEGORY_KEY: Record<VatCategoryCode, string> = {
+  S: 'tax.rate',
+  Z: 'tax.rate',
+  E: 'tax.line_exempt',
+  AE: 'tax.reverse_charge',
+  G: 'tax.export',
+};
 
 /**
- * The label of a breakdown line on pages, PDFs and mails: `Tax 19 %`, `Tax 0 %`, `Exempt`, `Reverse
- * charge`, `Export`. Surfaces show one line per entry when a document has more than one.
+ * The label of a breakdown line on pages, PDFs and mails, in the document's language: `Tax 19 %`,
+ * `Tax 0 %`, `Exempt`, `Reverse charge`, `Export` (`MwSt. 19 %` in `de`). Surfaces show one line per
+ * entry when a document has more than one.
  */
-export function breakdownLabel(e: Pick<TaxBreakdownEntry, 'category' | 'rate'>): string {
-  const label = CATEGORY_LABEL[e.category] ?? e.category;
-  return e.category === 'S' || e.category === 'Z' ? `${label} ${e.rate} %` : label;
+export function breakdownLabel(
+  e: Pick<TaxBreakdownEntry, 'category' | 'rate'>,
+  texts: { t(key: string, values?: Record<string, string>): string },
+): string {
+  const key = CATEGORY_KEY[e.category];
+  return key ? texts.t(key, { rate: e.rate }) : e.category;
 }
 
 /**

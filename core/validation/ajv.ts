@@ -6,6 +6,7 @@ import { isTimeZone } from '../time/site-time.ts';
 import { apiBaseProblem } from '../options/api-base.ts';
 import { isUnitCode } from '../units/units.ts';
 import { validCron } from '../jobs/cron.ts';
+import { canonicalLocale } from '../i18n/locale-tag.ts';
 
 /**
  * The one ajv instance. Schemas are the single source of request checking, OPTIONS answers and docs;
@@ -28,6 +29,8 @@ ajv.addFormat('date-ymd', {
 
 ajv.addFormat('currency', { type: 'string', validate: (s: string) => isCurrency(s) });
 ajv.addFormat('country', { type: 'string', validate: (s: string) => isCountry(s) });
+// a well-formed BCP 47 tag (`de`, `pt-BR`); one the service does not ship prints in English
+ajv.addFormat('locale', { type: 'string', validate: (s: string) => canonicalLocale(s) !== null });
 ajv.addFormat('timezone', { type: 'string', validate: (s: string) => isTimeZone(s) });
 ajv.addFormat('unit-code', { type: 'string', validate: (s: string) => isUnitCode(s) });
 // a job's schedule held in a setting (backup_schedule)

@@ -12,12 +12,14 @@ import {
   type AcceptanceContext,
   type BillingDocument,
   type PluginContext,
+  type Translator,
 } from '../../core/plugin-api.ts';
 // E-signatures on accepted quotes (docs/quote-signatures.md): the pad on the public quote page, the checked PNG
 // stored with the content hash, and "Signed by" on the quote and on the invoice made from it.
 // docs/quote-signatures.md is the user's page.
 import { PAD_SCRIPT, PAD_SCRIPT_NAME } from './pad-script.ts';
 import { checkSignaturePng, SIGNATURE_BOUNDS } from './png.ts';
+import { SIGNATURE_TEXTS } from './texts.ts';
 import { contentSha256, dataUrl, insertSignature, signatureFor, signedLine, type StoredSignature } from './signatures.ts';
 
 declare module 'billing-service' {
@@ -111,7 +113,7 @@ async function signedRecord(
   return { ...rest, signature: view };
 }
 
-async function pdfBlock(ctx: PluginContext, s: StoredSignature): Promise<Content> {
+async function pdfBlock(ctx: PluginContext, s: StoredSignature, tr: Translator): Promise<Content> {
   // A render never depends on an unverified image: what is drawn is the image decoded and encoded again
   // (checked once, then remembered). One stored before signatures were re-encoded that fails the check
   // is left out — a bad image must not stall the PDF worker or fail the quote's and invoice's PDFs.
@@ -125,18 +127,19 @@ async function pdfBlock(ctx: PluginContext, s: StoredSignature): Promise<Content
     unbreakable: true,
     margin: [0, 18, 0, 0],
     stack: [
-      { text: 'SIGNATURE', fontSize: 8, bold: true, color: '#6b7280', characterSpacing: 0.6 },
+      { text: tr.t('quote_signatures.signature').toUpperCase(), fontSize: 8, bold: true, color: '#6b7280', characterSpacing: 0.6 },
       image.ok
         ? { image: `data:image/png;base64,${image.bytes.toString('base64')}`, fit: [200, 70], margin: [0, 4, 0, 4] }
-        : { text: '(the drawn signature cannot be shown)', fontSize: 8, italics: true, color: '#6b7280', margin: [0, 4, 0, 4] },
-      { text: await signedLine(ctx, s), fontSize: 9, bold: true },
-      { text: `Content SHA-256 ${s.content_sha256}`, fontSize: 6.5, color: '#6b7280', margin: [0, 2, 0, 0] },
+        : { text: tr.t('quote_signatures.not_shown'), fontSize: 8, italics: true, color: '#6b7280', margin: [0, 4, 0, 4] },
+      { text: await signedLine(ctx, s, tr), fontSize: 9, bold: true },
+      { text: tr.t('quote_signatures.content_hash', { hash: s.content_sha256 }), fontSize: 6.5, color: '#6b7280', margin: [0, 2, 0, 0] },
     ],
   };
 }
 
 export default definePlugin({
   name: 'quote-signatures',
+  translations: SIGNATURE_TEXTS,
   errors: {
     billing_signature_required: {
       status: 400,
@@ -189,17 +192,18 @@ export default definePlugin({
       { name: 'quote-signatures/signatures', table: 'quote_signatures', key: ['quote_id'] },
     ]),
     filter('billing_quote_acceptance', (ctx: PluginContext) => (acceptance, quote, c) => acceptWithSignature(ctx, acceptance, quote, c)),
-    filter('billing_public_accept_fields', (ctx: PluginContext) => async (fields) => {
+    filter('billing_public_accept_fields', (ctx: PluginContext) => async (fields, quote) => {
       const required = await ctx.options.get('quote_signature_required');
+      const tr = await ctx.api.translations.translator(quote.locale);
       return [
         ...fields,
         html`<fieldset class="signature" style="border:1px solid #d0d7de;border-radius:4px;padding:.6em .8em">
-  <legend>Signature${required ? '' : ' (optional)'}</legend>
-  <canvas id="signature-pad" width="600" height="180" style="width:100%;max-width:30em;aspect-ratio:10/3;border:1px dashed #8c959f;border-radius:4px;touch-action:none;background:#fff" aria-label="Sign here"></canvas>
+  <legend>${tr.t(required ? 'quote_signatures.signature' : 'quote_signatures.signature_optional')}</legend>
+  <canvas id="signature-pad" width="600" height="180" style="width:100%;max-width:30em;aspect-ratio:10/3;border:1px dashed #8c959f;border-radius:4px;touch-action:none;background:#fff" aria-label="${tr.t('quote_signatures.sign_here')}"></canvas>
   <input type="hidden" id="signature-data" name="signature" value="">
-  <label for="signer-name">Your full name</label>
+  <label for="signer-name">${tr.t('quote_signatures.full_name')}</label>
   <input id="signer-name" name="signer_name" maxlength="${MAX_NAME}" autocomplete="name"${required ? ' required' : ''}>
-  <button type="button" id="signature-clear" class="secondary">Clear signature</button>
+  <button type="button" id="signature-clear" class="secondary">${tr.t('quote_signatures.clear')}</button>
 </fieldset>
 <script src="${ASSET_PREFIX}${PAD_SCRIPT_NAME}" defer></script>`,
       ];
@@ -207,11 +211,12 @@ export default definePlugin({
     filter('billing_public_document_blocks', (ctx: PluginContext) => async (blocks, doc) => {
       const s = await signatureFor(ctx, doc);
       if (!s) return blocks;
+      const tr = await ctx.api.translations.translator(doc.locale);
       return [
         ...blocks,
-        html`<section class="signed-by"><h3>Signature</h3>
-  <img src="${dataUrl(s)}" alt="Signature of ${s.signer_name}" style="max-width:16em;max-height:6em;display:block">
-  <p>${await signedLine(ctx, s)}</p></section>`,
+        html`<section class="signed-by"><h3>${tr.t('quote_signatures.signature')}</h3>
+  <img src="${dataUrl(s)}" alt="${tr.t('quote_signatures.image_of', { name: s.signer_name })}" style="max-width:16em;max-height:6em;display:block">
+  <p>${await signedLine(ctx, s, tr)}</p></section>`,
       ];
     }),
     filter('billing_pdf_document', (ctx: PluginContext) => async (definition, doc) => {
@@ -219,7 +224,8 @@ export default definePlugin({
       if (!s) return definition;
       const d = definition as unknown as TDocumentDefinitions;
       const content = Array.isArray(d.content) ? d.content : [d.content];
-      return { ...d, content: [...content, await pdfBlock(ctx, s)] } as unknown as Record<string, unknown>;
+      const tr = await ctx.api.translations.translator((doc as BillingDocument).locale);
+      return { ...d, content: [...content, await pdfBlock(ctx, s, tr)] } as unknown as Record<string, unknown>;
     }),
   ],
   assets: [{ name: PAD_SCRIPT_NAME, type: 'text/javascript; charset=utf-8', body: PAD_SCRIPT }],

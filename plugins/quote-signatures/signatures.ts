@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { siteDateTime, type BillingDocument, type PluginContext, type Tx } from '../../core/plugin-api.ts';
+import { siteDateTime, type BillingDocument, type PluginContext, type Translator, type Tx } from '../../core/plugin-api.ts';
 
 /** A stored signature: who, when, from where, over which content, and the drawing. */
 export interface StoredSignature {
@@ -75,8 +75,9 @@ export async function signatureFor(ctx: PluginContext, doc: { id: number; kind: 
 }
 
 /** "Signed by <name> on <date>", the date in the site's timezone. */
-export async function signedLine(ctx: PluginContext, s: StoredSignature): Promise<string> {
-  return `Signed by ${s.signer_name} on ${siteDateTime(s.signed_at, await ctx.options.get('timezone'))}`;
+/** "Signed by … on …" in the language of `tr` (the document's); the moment in the site's time zone. */
+export async function signedLine(ctx: PluginContext, s: StoredSignature, tr: Pick<Translator, 't'>): Promise<string> {
+  return tr.t('quote_signatures.signed_by', { name: s.signer_name, when: siteDateTime(s.signed_at, await ctx.options.get('timezone')) });
 }
 
 export const dataUrl = (s: StoredSignature) => `data:image/png;base64,${s.image.toString('base64')}`;

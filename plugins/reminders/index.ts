@@ -3,6 +3,7 @@ import { definePlugin, filter, type BillingDocument } from '../../core/plugin-ap
 // the once-per-invoice late fee. docs/reminders.md is the user's page.
 import { runReminders, sendReminder, SEND_TOPIC } from './run.ts';
 import { DEFAULT_STEPS, type ReminderStep } from './steps.ts';
+import { REMINDER_TEXTS } from './texts.ts';
 
 declare module 'billing-service' {
   interface OptionMap {
@@ -27,6 +28,7 @@ export default definePlugin({
   compatibility: '^0.1.0',
   title: 'Payment reminders and late fees',
   description: 'Reminder e-mails before and after the due date, and a late fee once per overdue invoice.',
+  translations: REMINDER_TEXTS,
   settings: {
     reminder_steps: {
       type: 'array',

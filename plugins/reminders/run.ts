@@ -1,8 +1,6 @@
 import {
   addDays,
   Decimal,
-  formatDate,
-  formatMoney,
   isOpenInvoiceStatus,
   Money,
   OPEN_INVOICE_STATUSES,
@@ -14,6 +12,7 @@ import {
   type PluginContext,
 } from '../../core/plugin-api.ts';
 import { fillHtml, fillText, normalizeSteps, plainText, type ReminderStep } from './steps.ts';
+import { localized } from './texts.ts';
 
 /** Issued invoices that still take money, as SQL: the only ones reminded or charged a fee (docs/reminders.md). */
 const OPEN = sqlLiterals(OPEN_INVOICE_STATUSES);
@@ -164,16 +163,19 @@ export async function sendReminder(item: OutboxItem, ctx: PluginContext): Promis
     await ctx.db.query(`update reminders_sent set status = 'cancelled' where invoice_id = $1 and offset_days = $2`, [invoiceId, offset]);
     return;
   }
-  const step: ReminderStep = { offset_days: offset, subject: row.subject, body: row.body };
+  const stored: ReminderStep = { offset_days: offset, subject: row.subject, body: row.body };
+  let step = stored;
   const { delivery, failure } = await ctx.api.mail.reminderMail(
     invoice,
-    ({ link, companyName }) => {
+    ({ link, companyName, tr }) => {
+      // a step still worded as the default speaks the invoice's language
+      step = localized(stored, tr);
       const values = {
         invoice_number: invoice.number,
         client_name: invoice.customer.name || invoice.customer.company || invoice.customer.email,
-        total_amount: formatMoney(invoice.totals.total, invoice.currency),
-        amount_due: formatMoney(invoice.totals.due, invoice.currency),
-        due_date: invoice.dueDate ? formatDate(invoice.dueDate) : '',
+        total_amount: tr.money(invoice.totals.total, invoice.currency),
+        amount_due: tr.money(invoice.totals.due, invoice.currency),
+        due_date: invoice.dueDate ? tr.date(invoice.dueDate) : '',
         invoice_url: link,
         company_name: companyName,
       };

@@ -1,49 +1,12 @@
 import { html, raw, type Html } from '../../core/plugin-api.ts';
+import { defaultSteps, ENGLISH } from './texts.ts';
 
-/** One reminder step (option `reminder_steps`): sent `offset_days` after the due date (negative: before). */
-export interface ReminderStep {
-  offset_days: number;
-  subject: string;
-  body: string;
-}
+import type { ReminderStep } from './step.ts';
 
-const BODY = (lead: string) => `Hello {{client_name}},
-
-${lead}
-
-Invoice: {{invoice_number}}
-Total: {{total_amount}}
-Amount due: {{amount_due}}
-Due date: {{due_date}}
-
-You can view and pay it online: {{invoice_url}}
-
-Thank you,
-{{company_name}}`;
+export type { ReminderStep } from './step.ts';
 
 /** The default steps (docs/reminders.md): three days before the due date, then one, seven and fourteen days after it. */
-export const DEFAULT_STEPS: ReminderStep[] = [
-  {
-    offset_days: -3,
-    subject: 'Invoice {{invoice_number}} is due on {{due_date}}',
-    body: BODY('A friendly reminder: invoice {{invoice_number}} from {{company_name}} is due in three days.'),
-  },
-  {
-    offset_days: 1,
-    subject: 'Invoice {{invoice_number}} is overdue',
-    body: BODY('Invoice {{invoice_number}} was due yesterday and we have not received the full payment yet.'),
-  },
-  {
-    offset_days: 7,
-    subject: 'Second reminder: invoice {{invoice_number}} is overdue',
-    body: BODY('Invoice {{invoice_number}} is now a week overdue. Please arrange the payment at your earliest convenience.'),
-  },
-  {
-    offset_days: 14,
-    subject: 'Final reminder: invoice {{invoice_number}} is two weeks overdue',
-    body: BODY('Invoice {{invoice_number}} is two weeks overdue. Please pay the amount due now, or contact us if something is wrong.'),
-  },
-];
+export const DEFAULT_STEPS: ReminderStep[] = defaultSteps(ENGLISH);
 
 /** The steps to apply: one per offset (the first one given wins), in offset order. */
 export function normalizeSteps(steps: readonly ReminderStep[]): ReminderStep[] {

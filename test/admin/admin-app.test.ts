@@ -277,6 +277,48 @@ suite('the admin app in Chromium', () => {
     await again.close();
   });
 
+  it('edits the wording of a language beside its shipped text; the next PDF reads it; a dropped placeholder is refused', async () => {
+    const client = await k.identity.users.create(
+      { login: 'kunde', email: 'kunde@example.de', role: 'billing_client', display_name: 'Kunde GmbH', locale: 'de' },
+      CLI,
+    );
+    const invoice = await k.api.invoices.create(
+      { client_id: client.id, status: 'available', items: [{ name: 'Beratung', quantity: 1, price: '100' }] } as never,
+      { actor: CLI, source: 'api' },
+    );
+    const pdfText = async () => {
+      const { pdfText: read } = await import('../pdf/pdf-text.ts');
+      return (await read((await k.api.pdfs.render(invoice)).bytes)).text;
+    };
+    expect(await pdfText()).toContain(`Rechnung ${invoice.number}`);
+
+    const { page, problems, close } = await signedIn('ops');
+    await open(page, 'settings.php');
+    const wording = page.getByRole('group', { name: 'Your own wording' });
+    await wording.getByLabel('Language').selectOption('de');
+    await wording.getByLabel('Find a text').fill('document.invoice_number');
+    const field = wording.getByLabel('document.invoice_number', { exact: true });
+    await wording.getByText('Shipped: Rechnung {number}').waitFor();
+    await field.fill('Faktura');
+    await page.getByRole('button', { name: 'Save wording' }).click();
+    await wording.locator('.billing-field-error').first().waitFor();
+    expect(await wording.locator('.billing-field-error').first().textContent()).toMatch(/placeholders of its shipped text: \{number\}/);
+    expect(problems).toEqual(['HTTP 400: PUT /wp-json/billing/v1/translations/de']);
+    problems.length = 0;
+
+    await field.fill('Faktura {number}');
+    await page.getByRole('button', { name: 'Save wording' }).click();
+    await page.getByText('Wording saved (1 text).').waitFor();
+    expect(await pdfText()).toContain(`Faktura ${invoice.number}`);
+
+    await field.fill('');
+    await page.getByRole('button', { name: 'Save wording' }).click();
+    await page.getByText('Wording saved (1 text).').waitFor();
+    expect(await pdfText()).toContain(`Rechnung ${invoice.number}`);
+    expect(problems).toEqual([]);
+    await close();
+  });
+
   it("shows a plugin's options screen declared as data, under its capability, and removes it with the plugin", async () => {
     await k.plugins.activate('relay-settings', CLI);
     await k.options.set('relay_token' as never, 'tok_secret_value' as never, CLI);
@@ -318,6 +360,7 @@ suite('the admin app in Chromium', () => {
     await page.getByLabel('Country (2 letters)').fill('de');
     await page.getByLabel('VAT number').fill('DE123456789');
     await page.getByLabel('Address').fill('Hauptstr. 1, Berlin');
+    await page.getByLabel('Language of documents (en, de, fr, es, it, nl)').fill('de');
     await page.getByRole('button', { name: 'Save client' }).click();
     await page.getByText('Client Globex Corporation saved.').waitFor();
     await page.getByRole('button', { name: 'Edit Globex Corporation' }).click();
@@ -329,6 +372,7 @@ suite('the admin app in Chromium', () => {
     expect(globex.country).toBe('DE');
     // the edit sent what changed: the address, which the list does not show, is kept
     expect((await k.identity.users.byId(globex.id))!.address).toBe('Hauptstr. 1, Berlin');
+    expect(globex.locale).toBe('de');
     await page.screenshot({ path: `${SHOTS}/clients.png` });
 
     await open(page, 'quote.php');

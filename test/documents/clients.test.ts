@@ -157,6 +157,8 @@ describe('GET /clients', () => {
       company: 'Acme Group',
       country: 'DE',
       vat: 'DE123456789',
+      address: '',
+      locale: null,
       created: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
       counts: { invoices: 5, quotes: 1 },
       currency: 'USD',

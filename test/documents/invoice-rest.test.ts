@@ -83,6 +83,7 @@ describe('POST /invoices', () => {
       tax_breakdown: [{ category: 'Z', rate: 0, taxable_amount: 361.5, tax: 0, exemption_reason: '' }],
       notes: '',
       terms: '',
+      locale: null,
       date_created: expect.any(String),
       date_modified: expect.any(String),
       links: { pdf: `${svc.kernel.config.baseUrl}/wp-json/billing/v1/invoices/${res.body.id}/pdf` },

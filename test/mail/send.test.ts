@@ -281,6 +281,7 @@ describe('a mail server that refuses the message', () => {
       hooks: k.hooks,
       config: k.config,
       pdf: k.pdf,
+      translations: k.translations,
       log: k.log,
       invoices: k.api.invoices,
       quotes: k.api.quotes,

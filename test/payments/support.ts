@@ -8,6 +8,8 @@ import { PaymentService } from '../../core/payments/payment-service.ts';
 import { isOffline } from '../../core/payments/payment.ts';
 import type { PdfRenderer } from '../../core/pdf/pdf-renderer.ts';
 import { services, type Services } from '../helpers/services.ts';
+import { i18nModule } from '../../core/i18n/index.ts';
+import { Translations } from '../../core/i18n/translations.ts';
 
 export const ADMIN: Actor = Object.freeze({ id: null, name: 'test-admin' });
 
@@ -21,6 +23,8 @@ export interface MoneyServices extends Services {
 
 export async function moneyServices(url: string, poolMax?: number): Promise<MoneyServices> {
   const s = await services(url, poolMax);
+  // a credit note's line is worded in its invoice's language
+  if (!s.options.isDeclared('site_locale')) s.options.declare('i18n', i18nModule.settings!);
   const invoices = new InvoiceService(s);
   // as if the gateway plugins A–E were active: the open method registry is the gateway runtime's in a kernel
   const core = new PaymentCore({ ...s, invoices, methods: (m) => isOffline(m) || /^gateway_[a-e]$/.test(m) });
@@ -29,7 +33,12 @@ export async function moneyServices(url: string, poolMax?: number): Promise<Mone
     invoices,
     core,
     payments: new PaymentService({ ...s, core }),
-    creditNotes: new CreditNoteService({ ...s, invoices, pdf: undefined as unknown as PdfRenderer }),
+    creditNotes: new CreditNoteService({
+      ...s,
+      invoices,
+      pdf: undefined as unknown as PdfRenderer,
+      translations: new Translations(s),
+    }),
   };
 }
 

@@ -5,6 +5,7 @@ import { addDays, siteDate } from '../../core/time/site-time.ts';
 import { billing } from '../helpers/cli.ts';
 import { bootKernel, useService, waitFor, type MailCatcher, type ReceivedMail } from '../../testing/index.ts';
 import { REMINDERS_PER_ADDRESS } from '../../plugins/reminders/run.ts';
+import { DEFAULT_STEPS } from '../../plugins/reminders/steps.ts';
 
 const svc = useService({ mail: true, options: { company_name: 'Lee & Partners' } });
 let k: Kernel;
@@ -310,6 +311,27 @@ describe('tags', () => {
     expect(text).toContain(link);
     expect(text).toContain('Lee & Partners');
     expect(text).not.toContain('<p>');
+  });
+});
+
+describe('the default steps', () => {
+  it("are sent in the invoice's language; steps the site wrote itself are sent as written", async () => {
+    await k.options.set('reminder_steps', DEFAULT_STEPS as never, CLI);
+    try {
+      const german = await overdueInvoice(1, { locale: 'de' });
+      const english = await overdueInvoice(1);
+      await k.jobs.runNow(JOB);
+      await newReminders();
+      const to = (inv: { customer: { email: string } }) => smtp.received.find((m) => m.envelope.to.includes(inv.customer.email))!.parsed;
+      expect(to(german).subject).toBe(`Zahlungserinnerung: Rechnung ${german.number} ist überfällig`);
+      expect(String(to(german).text)).toContain(`Guten Tag ${german.customer.name},`);
+      expect(String(to(german).text)).toContain('Offener Betrag: 1.500,00');
+      expect(String(to(german).html)).toContain(`Rechnung ${german.number} ansehen`);
+      expect(to(english).subject).toBe(`Invoice ${english.number} is overdue`);
+      expect(String(to(english).text)).toContain('Amount due: $1,500.00');
+    } finally {
+      await k.options.set('reminder_steps', STEPS as never, CLI);
+    }
   });
 });
 

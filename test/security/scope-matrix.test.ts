@@ -228,6 +228,7 @@ describe('every route and action that names an object is declared', () => {
         'PUT /billing/v1/team/(?P<login>[^/]+) login',
         'GET /billing/v1/roles/(?P<role>[a-z0-9_]+) role',
         'PUT /billing/v1/roles/(?P<role>[a-z0-9_]+) role',
+        ...['GET', 'PUT'].map((m) => `${m} /billing/v1/translations/(?P<locale>[^/]+) locale`),
         ...['GET', 'PUT', 'DELETE'].map((m) => `${m} /billing/v1/webhooks/(?P<id>[\\d]+) id`),
         'GET /billing/v1/webhooks/(?P<id>[\\d]+)/deliveries id',
         'POST /billing/v1/webhooks/(?P<id>[\\d]+)/test id',

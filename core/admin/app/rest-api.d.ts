@@ -85,7 +85,8 @@ export interface paths {
     /** List clients. */
     get: operations['get_billing_v1_clients'];
     put?: never;
-    post?: never;
+    /** Create a client. */
+    post: operations['post_billing_v1_clients'];
     delete?: never;
     options?: never;
     head?: never;
@@ -160,6 +161,24 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/billing/v1/translations/{locale}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every customer-facing text of a language: its shipped text and the site's override. */
+    get: operations['get_billing_v1_translations_locale'];
+    /** Sets the site's own wording: a JSON object {key: text} (null clears an override). Each text keeps the placeholders of the shipped one. */
+    put: operations['put_billing_v1_translations_locale'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -178,6 +197,17 @@ export interface components {
       /** @description What changed (JSON) */
       details: unknown;
       ip: string | null;
+    };
+    /** translations */
+    translations: {
+      locale: string;
+      keys: {
+        key: string;
+        /** @description The shipped text in this language (English where it has none). */
+        text: string;
+        /** @description The site's own wording, or null. */
+        override: string | null;
+      }[];
     };
     /** invoice */
     invoice: {
@@ -260,6 +290,8 @@ export interface components {
       }[];
       notes: string;
       terms: string;
+      /** @description The BCP 47 tag it prints in; null prints in the option site_locale */
+      locale: string | null;
       /** @description Y-m-d H:i:s in the site timezone */
       date_created: string;
       /** @description Y-m-d H:i:s in the site timezone */
@@ -369,6 +401,8 @@ export interface components {
       }[];
       notes: string;
       terms: string;
+      /** @description The BCP 47 tag it prints in; null prints in the option site_locale */
+      locale: string | null;
       /** @description Y-m-d H:i:s in the site timezone */
       date_created: string;
       /** @description Y-m-d H:i:s in the site timezone */
@@ -407,6 +441,10 @@ export interface components {
       company: string;
       country: string;
       vat: string;
+      /** @description Postal address, one line per line. */
+      address: string;
+      /** @description The BCP 47 tag its documents print in; null prints in the option site_locale. */
+      locale: string | null;
       /** @description Y-m-d H:i:s in the site timezone. */
       created: string;
       counts: {
@@ -676,6 +714,8 @@ export interface operations {
           terms?: string;
           /** Format: currency */
           currency?: string;
+          /** Format: locale */
+          locale?: string | null;
           discount?: {
             /** @enum {string} */
             type?: 'percent' | 'fixed';
@@ -727,6 +767,8 @@ export interface operations {
           terms?: string;
           /** Format: currency */
           currency?: string;
+          /** Format: locale */
+          locale?: string | null;
           discount?: {
             /** @enum {string} */
             type?: 'percent' | 'fixed';
@@ -1223,6 +1265,8 @@ export interface operations {
           terms?: string;
           /** Format: currency */
           currency?: string;
+          /** Format: locale */
+          locale?: string | null;
           discount?: {
             /** @enum {string} */
             type?: 'percent' | 'fixed';
@@ -1272,6 +1316,8 @@ export interface operations {
           terms?: string;
           /** Format: currency */
           currency?: string;
+          /** Format: locale */
+          locale?: string | null;
           discount?: {
             /** @enum {string} */
             type?: 'percent' | 'fixed';
@@ -1704,6 +1750,141 @@ export interface operations {
       };
     };
   };
+  post_billing_v1_clients: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A retried request with the same key does its work once and answers as the first time. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+          /** Format: email */
+          email: string;
+          company?: string;
+          country?: string;
+          vat?: string;
+          address?: string;
+          /** Format: locale */
+          locale?: string | null;
+        };
+        'application/x-www-form-urlencoded': {
+          name: string;
+          /** Format: email */
+          email: string;
+          company?: string;
+          country?: string;
+          vat?: string;
+          address?: string;
+          /** Format: locale */
+          locale?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          /** @description The URL of what was created. */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['client'];
+        };
+      };
+      /** @description `rest_invalid_param`, `billing_bad_request`, `rest_missing_callback_param`, `rest_invalid_json` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'rest_invalid_param' | 'billing_bad_request' | 'rest_missing_callback_param' | 'rest_invalid_json';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_rest_unauthenticated` */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: 'Basic realm="billing"';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_rest_unauthenticated';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_rest_forbidden`, `rest_cookie_invalid_nonce` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_rest_forbidden' | 'rest_cookie_invalid_nonce';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_rest_idempotency_mismatch`, `billing_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_rest_idempotency_mismatch' | 'billing_conflict';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `rest_payload_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'rest_payload_too_large';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_internal` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_internal';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_unavailable` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_unavailable';
+          } & components['schemas']['error'];
+        };
+      };
+    };
+  };
   get_billing_v1_payments: {
     parameters: {
       query?: {
@@ -2099,6 +2280,210 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             code?: 'billing_rest_not_found';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_internal` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_internal';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_unavailable` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_unavailable';
+          } & components['schemas']['error'];
+        };
+      };
+    };
+  };
+  get_billing_v1_translations_locale: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A shipped language: en, de, fr, es, it or nl. */
+        locale: 'en' | 'de' | 'fr' | 'es' | 'it' | 'nl';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['translations'];
+        };
+      };
+      /** @description `rest_invalid_param`, `billing_bad_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'rest_invalid_param' | 'billing_bad_request';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_rest_unauthenticated` */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: 'Basic realm="billing"';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_rest_unauthenticated';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_rest_forbidden`, `rest_cookie_invalid_nonce` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_rest_forbidden' | 'rest_cookie_invalid_nonce';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_rest_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_rest_not_found';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_internal` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_internal';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_unavailable` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_unavailable';
+          } & components['schemas']['error'];
+        };
+      };
+    };
+  };
+  put_billing_v1_translations_locale: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A shipped language: en, de, fr, es, it or nl. */
+        locale: 'en' | 'de' | 'fr' | 'es' | 'it' | 'nl';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['translations'];
+        };
+      };
+      /** @description `rest_invalid_param`, `billing_bad_request`, `rest_invalid_json` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'rest_invalid_param' | 'billing_bad_request' | 'rest_invalid_json';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_rest_unauthenticated` */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: 'Basic realm="billing"';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_rest_unauthenticated';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_rest_forbidden`, `rest_cookie_invalid_nonce` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_rest_forbidden' | 'rest_cookie_invalid_nonce';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_rest_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_rest_not_found';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `rest_payload_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'rest_payload_too_large';
           } & components['schemas']['error'];
         };
       };

@@ -9,6 +9,7 @@ export type Quote = Schemas['quote'];
 export type Client = Schemas['client'];
 export type Payment = Schemas['payment'];
 export type AuditEntry = Schemas['audit-entry'];
+export type Translations = Schemas['translations'];
 
 /** What two shapes share (a field's value may be either's), and what only one of them has. */
 type Shared<A, B> = { [K in keyof A & keyof B]: A[K] | B[K] };

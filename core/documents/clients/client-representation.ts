@@ -24,7 +24,7 @@ function totalsJson(t: ClientTotals | undefined, currency: string) {
 }
 
 /**
- * Client: `{id, name, email, company, country, vat, created}` plus `counts` and `totals`.
+ * Client: `{id, name, email, company, country, vat, address, locale, created}` plus `counts` and `totals`.
  * `totals` covers the documents in the site currency, named by `currency`; `totals_by_currency` gives
  * every currency the client has invoices in (the site's too), since amounts of different currencies
  * cannot be added. Then `billing_model_to_array` and `billing_rest_client` (docs/plugins.md).
@@ -37,6 +37,8 @@ export async function clientRepresentation(client: Client, ctx: ClientRepresenta
     company: client.company,
     country: client.country,
     vat: client.vat,
+    address: client.address,
+    locale: client.locale,
     created: siteDateTime(client.created, ctx.timezone),
     counts: { invoices: client.counts.invoices, quotes: client.counts.quotes },
     currency: ctx.currency,

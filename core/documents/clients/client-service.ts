@@ -19,6 +19,10 @@ export type Client = {
   company: string;
   country: string;
   vat: string;
+  /** Postal address, one line per line. */
+  address: string;
+  /** The BCP 47 tag its documents print in, or null (the option `site_locale`). */
+  locale: string | null;
   created: Date;
   /** Non-trashed documents of the client. */
   counts: { invoices: number; quotes: number };
@@ -49,11 +53,13 @@ export const CLIENT_ROLE = 'billing_client';
 const NOT_OWED = ['draft', 'cancelled'];
 
 const SUMMARY_COLUMNS = 'id, display_name as name, email, company';
-const CLIENT_COLUMNS = `${SUMMARY_COLUMNS}, country, vat, created_at`;
+const CLIENT_COLUMNS = `${SUMMARY_COLUMNS}, country, vat, address, locale, created_at`;
 
 interface ClientRow extends ClientSummary {
   country: string;
   vat: string;
+  address: string;
+  locale: string | null;
   created_at: string;
 }
 
@@ -146,6 +152,8 @@ export class ClientService {
           company: r.company,
           country: r.country,
           vat: r.vat,
+          address: r.address,
+          locale: r.locale ?? null,
           created: timestamp(r.created_at)!,
           counts: { invoices: 0, quotes: 0 },
           totals: {},

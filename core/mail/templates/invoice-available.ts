@@ -1,7 +1,6 @@
 import { html } from '../../http/html.ts';
 import { taxStatements } from '../../tax/index.ts';
 import type { BillingDocument } from '../../documents/document.ts';
-import { formatDate, formatMoney } from '../../display/format.ts';
 import { greeting, itemRows, itemText, layout, lines } from './layout.ts';
 import type { MailTemplate } from './template.ts';
 
@@ -16,41 +15,46 @@ export interface DocumentMailData {
 /** To the customer: an invoice is ready, with its public link (and its PDF when the option says so). */
 export const invoiceAvailable: MailTemplate<DocumentMailData> = {
   name: 'invoice_available',
+  audience: 'customer',
   mjml: layout(`
         <mj-text>{{greeting}}</mj-text>
         <mj-text>{{intro}}</mj-text>
         <mj-table>{{items}}</mj-table>
-        <mj-button href="{{link}}" align="left" padding="16px 0">View invoice {{number}}</mj-button>
+        <mj-button href="{{link}}" align="left" padding="16px 0">{{button}}</mj-button>
         <mj-text font-size="13px" color="#6b7280">{{details}}</mj-text>`),
-  build({ doc, link, pdfAttached }, company) {
-    const due = formatMoney(doc.totals.due, doc.currency);
-    const dueDate = doc.dueDate ? `, due ${formatDate(doc.dueDate)}` : '';
-    const intro = `${company.name} has sent you invoice ${doc.number}${doc.title ? ` (${doc.title})` : ''} for ${due}${dueDate}.`;
+  build({ doc, link, pdfAttached }, company, tr) {
+    const values = {
+      company: company.name,
+      number: doc.title ? `${doc.number} (${doc.title})` : doc.number,
+      amount: tr.money(doc.totals.due, doc.currency),
+      date: doc.dueDate ? tr.date(doc.dueDate) : '',
+    };
+    const intro = tr.t(doc.dueDate ? 'mail.invoice_intro_due' : 'mail.invoice_intro', values);
     const notes = [
-      pdfAttached ? `The invoice is attached as a PDF (${doc.number}.pdf).` : '',
+      pdfAttached ? tr.t('mail.invoice_attached', { file: `${doc.number}.pdf` }) : '',
       ...taxStatements(doc),
       doc.notes,
       doc.terms,
     ].filter(Boolean);
     return {
-      subject: `Invoice ${doc.number} from ${company.name}`,
+      subject: tr.t('mail.invoice_subject', { number: doc.number, company: company.name }),
       preview: intro,
       values: {
-        greeting: greeting(doc.customer.name),
+        greeting: greeting(doc.customer.name, tr),
         intro,
-        items: itemRows(doc, true),
+        items: itemRows(doc, true, tr),
         link,
-        number: doc.number,
+        button: tr.t('mail.view_invoice', { number: doc.number }),
         details: html`${notes.map((n, i) => html`${i ? html`<br><br>` : ''}${lines(n)}`)}`,
       },
       text: [
-        greeting(doc.customer.name),
+        greeting(doc.customer.name, tr),
         '',
         intro,
         '',
-        itemText(doc, true),
+        itemText(doc, true, tr),
         '',
-        `View the invoice online:`,
+        tr.t('mail.view_invoice_online'),
         link,
         ...notes.flatMap((n) => ['', n]),
       ].join('\n'),

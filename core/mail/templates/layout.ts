@@ -1,9 +1,8 @@
 import { html, type Html } from '../../http/html.ts';
 import type { BillingDocument } from '../../documents/document.ts';
-import { formatMoney } from '../../display/format.ts';
+import type { Translator } from '../../i18n/translator.ts';
 import { totalsRows } from '../../display/totals-rows.ts';
 import { breakdownLabel } from '../../tax/index.ts';
-import { quantityLabel } from '../../units/units.ts';
 import type { SlotValues } from '../compiled-template.ts';
 import type { MailCompany } from './template.ts';
 
@@ -11,11 +10,11 @@ const FONT = "-apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
 
 /**
  * The frame every mail shares: the company's logo and name on top, the message in a white card, the
- * company's name, address and e-mail at the foot. Slots of the frame: `subject`, `preview`, `logo`,
- * `company_name`, `company_footer` (filled by `layoutValues`).
+ * company's name, address and e-mail at the foot. Slots of the frame: `lang` (the mail's language),
+ * `subject`, `preview`, `logo`, `company_name`, `company_footer` (filled by `layoutValues`).
  */
 export function layout(body: string): string {
-  return `<mjml lang="en">
+  return `<mjml lang="{{lang}}">
   <mj-head>
     <mj-title>{{subject}}</mj-title>
     <mj-preview>{{preview}}</mj-preview>
@@ -83,9 +82,9 @@ export function lines(text: string): Html {
   return html`${text.split(/\r?\n/).map((l, i) => html`${i ? html`<br>` : ''}${l}`)}`;
 }
 
-/** "Hello Zoë," or "Hello," when the document names nobody. */
-export function greeting(name: string): string {
-  return name.trim() ? `Hello ${name.trim()},` : 'Hello,';
+/** "Hello Zoë," or "Hello," when the document names nobody (in the mail's language). */
+export function greeting(name: string, tr: Translator): string {
+  return name.trim() ? tr.t('mail.greeting', { name: name.trim() }) : tr.t('mail.greeting_anonymous');
 }
 
 const CELL = 'padding:6px 0;border-bottom:1px solid #e5e7eb';
@@ -95,28 +94,30 @@ const NUM = `${CELL};text-align:right;white-space:nowrap`;
  * The lines and totals of an invoice or quote, as the rows of an `mj-table`. Amounts are the stored
  * exact decimals, printed as they are (never through binary floating point).
  */
-export function itemRows(doc: BillingDocument, withDue: boolean): Html {
-  const money = (v: string) => formatMoney(v, doc.currency);
-  const totals = mailTotals(doc, withDue);
-  return html`<tr style="color:#6b7280;font-size:12px;text-align:left"><th style="${CELL}">Item</th><th style="${NUM}">Qty</th><th style="${NUM}">Price</th><th style="${NUM}">Amount</th></tr>
-${doc.items.map((i) => html`<tr><td style="${CELL}">${i.name}${i.description ? html`<br><span style="color:#6b7280;font-size:12px">${i.description}</span>` : ''}</td><td style="${NUM}">${quantityLabel(i.quantity, i.unit)}</td><td style="${NUM}">${money(i.price)}</td><td style="${NUM}">${money(i.amount)}</td></tr>`)}
+export function itemRows(doc: BillingDocument, withDue: boolean, tr: Translator): Html {
+  const money = (v: string) => tr.money(v, doc.currency);
+  const totals = mailTotals(doc, withDue, tr);
+  return html`<tr style="color:#6b7280;font-size:12px;text-align:left"><th style="${CELL}">${tr.t('document.item')}</th><th style="${NUM}">${tr.t('document.quantity')}</th><th style="${NUM}">${tr.t('document.price')}</th><th style="${NUM}">${tr.t('document.amount')}</th></tr>
+${doc.items.map((i) => html`<tr><td style="${CELL}">${i.name}${i.description ? html`<br><span style="color:#6b7280;font-size:12px">${i.description}</span>` : ''}</td><td style="${NUM}">${tr.quantity(i.quantity, i.unit)}</td><td style="${NUM}">${money(i.price)}</td><td style="${NUM}">${money(i.amount)}</td></tr>`)}
 ${totals.map(({ label, amount, grand }) => html`<tr${grand ? html` style="font-weight:600"` : ''}><td colspan="3" style="padding:4px 0;text-align:right">${label}</td><td style="padding:4px 0;text-align:right;white-space:nowrap">${amount}</td></tr>`)}`;
 }
 
 /** The same lines and totals for the text part. */
-export function itemText(doc: BillingDocument, withDue: boolean): string {
-  const money = (v: string) => formatMoney(v, doc.currency);
-  const out = doc.items.map((i) => `- ${i.name}: ${quantityLabel(i.quantity, i.unit)} x ${money(i.price)} = ${money(i.amount)}`);
-  out.push('', ...mailTotals(doc, withDue).map((r) => `${r.label}: ${r.amount}`));
+export function itemText(doc: BillingDocument, withDue: boolean, tr: Translator): string {
+  const money = (v: string) => tr.money(v, doc.currency);
+  const out = doc.items.map((i) => `- ${i.name}: ${tr.quantity(i.quantity, i.unit)} x ${money(i.price)} = ${money(i.amount)}`);
+  out.push('', ...mailTotals(doc, withDue, tr).map((r) => `${r.label}: ${r.amount}`));
   return out.join('\n');
 }
 
 /** The totals rows of a mail, amounts formatted: a zero tax is left out, a discount reads with a minus. */
-function mailTotals(doc: BillingDocument, withDue: boolean): Array<{ label: string; amount: string; grand: boolean }> {
-  const taxLines = doc.taxBreakdown.map((e) => ({ ...e, label: breakdownLabel(e) }));
-  return totalsRows({ currency: doc.currency, totals: doc.totals, taxLines }, { settlement: withDue, hideZeroTax: true }).map((r) => ({
-    label: r.label,
-    amount: `${r.key === 'discount' ? '-' : ''}${formatMoney(r.amount, doc.currency)}`,
-    grand: r.grand,
-  }));
+function mailTotals(doc: BillingDocument, withDue: boolean, tr: Translator): Array<{ label: string; amount: string; grand: boolean }> {
+  const taxLines = doc.taxBreakdown.map((e) => ({ ...e, label: breakdownLabel(e, tr) }));
+  return totalsRows({ currency: doc.currency, totals: doc.totals, taxLines }, { texts: tr, settlement: withDue, hideZeroTax: true }).map(
+    (r) => ({
+      label: r.label,
+      amount: `${r.key === 'discount' ? '-' : ''}${tr.money(r.amount, doc.currency)}`,
+      grand: r.grand,
+    }),
+  );
 }

@@ -12,10 +12,11 @@ export type PaymentReceiptData = Omit<PaymentMailData, 'link'>;
  */
 export const paymentReceipt: MailTemplate<PaymentReceiptData> = {
   name: 'payment_receipt',
+  audience: 'administrator',
   mjml: layout(`
         <mj-text font-size="17px" font-weight="600">{{headline}}</mj-text>
         <mj-table>{{rows}}</mj-table>`),
-  build({ invoice, payment }) {
+  build({ invoice, payment }, _company, tr) {
     const amount = formatMoney(payment.amount, payment.currency || invoice.currency);
     const customer = invoice.customer.name || invoice.customer.email || 'a customer';
     const headline = `${amount} received from ${customer} for invoice ${invoice.number}`;
@@ -23,7 +24,7 @@ export const paymentReceipt: MailTemplate<PaymentReceiptData> = {
       ['Invoice', invoice.number],
       ['Customer', [invoice.customer.name, invoice.customer.email].filter(Boolean).join(' · ')],
       ['Amount', amount],
-      ['Method', methodLabel(payment.method)],
+      ['Method', methodLabel(payment.method, tr)],
       ...(payment.reference ? [['Reference', payment.reference] as [string, string]] : []),
       ...(payment.date ? [['Date', `${formatDate(payment.date)} ${payment.date.slice(11)}`.trim()] as [string, string]] : []),
       ['Invoice total', formatMoney(invoice.totals.total, invoice.currency)],

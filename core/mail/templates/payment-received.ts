@@ -1,5 +1,6 @@
 import type { BillingDocument } from '../../documents/document.ts';
-import { formatMoney, isZero } from '../../display/format.ts';
+import { isZero } from '../../display/format.ts';
+import type { Translator } from '../../i18n/translator.ts';
 import { greeting, layout } from './layout.ts';
 import type { MailTemplate } from './template.ts';
 
@@ -22,42 +23,52 @@ export interface PaymentMailData {
   link: string;
 }
 
-const METHODS: Record<string, string> = { bank_transfer: 'bank transfer', cheque: 'cheque', cash: 'cash', manual: 'manual payment' };
-
-/** `bank_transfer` → "bank transfer", `gateway_a` → "gateway a". */
-export function methodLabel(method: string): string {
-  return METHODS[method] ?? method.replace(/_/g, ' ');
+/** `bank_transfer` → "bank transfer" (`Überweisung` in `de`), `gateway_a` → "gateway a". */
+export function methodLabel(method: string, tr: Translator): string {
+  const key = `method.${method}`;
+  return tr.has(key) ? tr.t(key) : method.replace(/_/g, ' ');
 }
 
 /** To the customer: thanks for a payment, and what is still due. */
 export const paymentReceived: MailTemplate<PaymentMailData> = {
   name: 'payment_received',
+  audience: 'customer',
   mjml: layout(`
         <mj-text>{{greeting}}</mj-text>
         <mj-text>{{intro}}</mj-text>
         <mj-text>{{balance}}</mj-text>
-        <mj-button href="{{link}}" align="left" padding="16px 0">View invoice {{number}}</mj-button>
+        <mj-button href="{{link}}" align="left" padding="16px 0">{{button}}</mj-button>
         <mj-text font-size="13px" color="#6b7280">{{reference}}</mj-text>`),
-  build({ invoice, payment, link }, company) {
-    const amount = formatMoney(payment.amount, payment.currency || invoice.currency);
-    const intro =
-      `Thank you: ${company.name} has received your payment of ${amount} ` +
-      `(${methodLabel(payment.method)}) for invoice ${invoice.number}.`;
+  build({ invoice, payment, link }, company, tr) {
+    const amount = tr.money(payment.amount, payment.currency || invoice.currency);
+    const intro = tr.t('mail.payment_intro', {
+      company: company.name,
+      amount,
+      method: methodLabel(payment.method, tr),
+      number: invoice.number,
+    });
     const balance = isZero(invoice.totals.due)
-      ? `Invoice ${invoice.number} is now paid in full.`
-      : `${formatMoney(invoice.totals.due, invoice.currency)} is still due on invoice ${invoice.number}.`;
-    const reference = payment.reference ? `Payment reference: ${payment.reference}` : '';
+      ? tr.t('mail.payment_paid_in_full', { number: invoice.number })
+      : tr.t('mail.payment_still_due', { amount: tr.money(invoice.totals.due, invoice.currency), number: invoice.number });
+    const reference = payment.reference ? tr.t('mail.payment_reference', { reference: payment.reference }) : '';
     return {
-      subject: `Payment received for invoice ${invoice.number}`,
+      subject: tr.t('mail.payment_subject', { number: invoice.number }),
       preview: intro,
-      values: { greeting: greeting(invoice.customer.name), intro, balance, link, number: invoice.number, reference },
+      values: {
+        greeting: greeting(invoice.customer.name, tr),
+        intro,
+        balance,
+        link,
+        button: tr.t('mail.view_invoice', { number: invoice.number }),
+        reference,
+      },
       text: [
-        greeting(invoice.customer.name),
+        greeting(invoice.customer.name, tr),
         '',
         intro,
         balance,
         '',
-        'View the invoice online:',
+        tr.t('mail.view_invoice_online'),
         link,
         ...(reference ? ['', reference] : []),
       ].join('\n'),

@@ -18,15 +18,16 @@ export interface ComposedMailData {
 /** To the customer: a reminder that an invoice is (nearly) due, worded by the reminder step. */
 export const paymentReminder: MailTemplate<ComposedMailData> = {
   name: 'payment_reminder',
+  audience: 'customer',
   mjml: layout(`
         <mj-text>{{body}}</mj-text>
-        <mj-button href="{{link}}" align="left" padding="16px 0">View invoice {{number}}</mj-button>`),
-  build({ doc, link, subject, html, text }) {
+        <mj-button href="{{link}}" align="left" padding="16px 0">{{button}}</mj-button>`),
+  build({ doc, link, subject, html, text }, _company, tr) {
     return {
       subject,
       preview: subject,
-      values: { body: html, link, number: doc.number },
-      text: `${text}\n\nView the invoice online:\n${link}`,
+      values: { body: html, link, button: tr.t('mail.view_invoice', { number: doc.number }) },
+      text: `${text}\n\n${tr.t('mail.view_invoice_online')}\n${link}`,
     };
   },
 };

@@ -14,6 +14,7 @@ export interface QuoteAnsweredData {
 /** To the administrator: a customer accepted or declined a quote. */
 export const quoteAnswered: MailTemplate<QuoteAnsweredData> = {
   name: 'quote_answered',
+  audience: 'administrator',
   mjml: layout(`
         <mj-text font-size="17px" font-weight="600">{{headline}}</mj-text>
         <mj-table>{{rows}}</mj-table>

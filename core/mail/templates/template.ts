@@ -1,3 +1,4 @@
+import type { Translator } from '../../i18n/translator.ts';
 import type { SlotValues } from '../compiled-template.ts';
 
 /** The mails the service sends; the name is the `billing_email` filter's second argument. */
@@ -30,6 +31,8 @@ export interface MailParts {
  */
 export interface MailTemplate<D> {
   readonly name: TemplateName;
+  /** Who reads it: a customer's mail is in the document's language, the administrator's stays in English. */
+  readonly audience: 'customer' | 'administrator';
   readonly mjml: string;
-  build(data: D, company: MailCompany): MailParts;
+  build(data: D, company: MailCompany, tr: Translator): MailParts;
 }

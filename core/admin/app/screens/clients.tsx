@@ -22,7 +22,7 @@ export function Clients({ props }: { props: Props }) {
     setErrors({});
     const f = new FormData(e.currentTarget as HTMLFormElement);
     const fields: Record<string, string> = {};
-    for (const k of ['name', 'email', 'company', 'country', 'vat', 'address']) {
+    for (const k of ['name', 'email', 'company', 'country', 'vat', 'address', 'locale']) {
       const value = String(f.get(k) ?? '');
       // an edit sends what changed: a field the list does not show (the address) and left empty keeps its value
       if (!editing?.id || value !== String((editing as any)[k] ?? '')) fields[k] = value;
@@ -72,6 +72,8 @@ export function Clients({ props }: { props: Props }) {
                 ['country', 'Country (2 letters)'],
                 ['vat', 'VAT number'],
                 ['address', 'Address'],
+                // the language its documents, pages and mails are in (docs/languages.md); empty: the site's
+                ['locale', 'Language of documents (en, de, fr, es, it, nl)'],
               ] as const
             ).map(([k, label]) => (
               <Field id={`cl-${k}`} label={label} error={errors[k]}>
