@@ -91,7 +91,7 @@ async function generateOne(ctx: PluginContext, id: number, today: string): Promi
       const status = r.auto_send ? 'draft' : template.status === 'draft' ? 'draft' : 'available';
       const period = servicePeriod(s, n);
       const input: DocumentInput = {
-        ...periodTemplate(template, period),
+        ...periodTemplate(template, period, await templateLocale(ctx, template)),
         issue_date: date,
         due_date: undefined,
         period_start: period.start,
@@ -134,12 +134,19 @@ async function generateOne(ctx: PluginContext, id: number, today: string): Promi
   }
 }
 
-/** The language placeholders are expanded in: English until documents carry a locale of their own. */
-const TEMPLATE_LOCALE = 'en';
+/**
+ * The language the invoice will print in, which its placeholders are expanded in: the template's own,
+ * else its client's, else the site's (as the invoice service decides it), a language not shipped
+ * reading as English.
+ */
+async function templateLocale(ctx: PluginContext, template: DocumentInput): Promise<string> {
+  const own = template.locale ?? (template.client_id ? (await ctx.api.clients.get(template.client_id)).locale : null);
+  return (await ctx.api.translations.translator(own)).locale;
+}
 
 /** The template with its title, item names and descriptions saying which period they bill. */
-function periodTemplate(template: DocumentInput, period: { start: string; end: string }): DocumentInput {
-  const expand = (text: string | undefined) => (text === undefined ? undefined : expandPlaceholders(text, period, TEMPLATE_LOCALE));
+function periodTemplate(template: DocumentInput, period: { start: string; end: string }, locale: string): DocumentInput {
+  const expand = (text: string | undefined) => (text === undefined ? undefined : expandPlaceholders(text, period, locale));
   return {
     ...template,
     title: expand(template.title),

@@ -9,6 +9,9 @@ describe('expandPlaceholders', () => {
       'Hosting March 2026 (1 Mar 2026 – 31 Mar 2026) {client}',
     );
     expect(expandPlaceholders('{month}', march, 'de')).toBe('März');
+    expect(expandPlaceholders('Wartung {month} {year} ({period_start}–{period_end})', march, 'de')).toBe(
+      'Wartung März 2026 (01.03.2026–31.03.2026)',
+    );
     expect(expandPlaceholders('{month}{month}', { start: '2025-12-31', end: '2026-01-30' }, 'fr')).toBe('décembredécembre');
   });
 
