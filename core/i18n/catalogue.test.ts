@@ -50,7 +50,7 @@ describe('the shipped texts, every key in every language', () => {
       de: 'Leistungszeitraum',
       fr: 'Période de prestation',
       es: 'Periodo de servicio',
-      it: 'Periodo di competenza',
+      it: 'Periodo di riferimento',
       nl: 'Prestatieperiode',
     });
   });

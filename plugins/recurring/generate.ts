@@ -140,8 +140,18 @@ async function generateOne(ctx: PluginContext, id: number, today: string): Promi
  * reading as English.
  */
 async function templateLocale(ctx: PluginContext, template: DocumentInput): Promise<string> {
-  const own = template.locale ?? (template.client_id ? (await ctx.api.clients.get(template.client_id)).locale : null);
+  const own = template.locale ?? (template.client_id ? await clientLocale(ctx, template.client_id) : null);
   return (await ctx.api.translations.translator(own)).locale;
+}
+
+/** A client's language; none for a client that is gone, whose absence the invoice service then reports. */
+async function clientLocale(ctx: PluginContext, id: number): Promise<string | null> {
+  try {
+    return (await ctx.api.clients.get(id)).locale;
+  } catch (err) {
+    if (err instanceof BillingError && err.code === 'billing_rest_not_found') return null;
+    throw err;
+  }
 }
 
 /** The template with its title, item names and descriptions saying which period they bill. */

@@ -17,6 +17,7 @@ let boss: AjaxClient;
 const EXPECTED = {
   en: {
     lang: 'en',
+    period: ['Service period', '1 Jan 2026 – 30 Jan 2026'],
     invoice: 'Invoice',
     words: ['Issue date', 'Due date', 'Subtotal', 'Amount due'],
     amount: '€12,345.50',
@@ -26,6 +27,7 @@ const EXPECTED = {
   },
   de: {
     lang: 'de',
+    period: ['Leistungszeitraum', '01.01.2026 – 30.01.2026'],
     invoice: 'Rechnung',
     words: ['Rechnungsdatum', 'Fällig am', 'Gesamtbetrag', 'MwSt.'],
     amount: '12.345,50 €',
@@ -35,6 +37,7 @@ const EXPECTED = {
   },
   fr: {
     lang: 'fr',
+    period: ['Période de prestation', '01/01/2026 – 30/01/2026'],
     invoice: 'Facture',
     words: ['Date de facture', 'Échéance', 'Total HT', 'TVA', 'Total TTC'],
     amount: '12 345,50 €',
@@ -44,6 +47,7 @@ const EXPECTED = {
   },
   es: {
     lang: 'es',
+    period: ['Periodo de servicio', '01/01/2026 – 30/01/2026'],
     invoice: 'Factura',
     words: ['Fecha de factura', 'Vencimiento', 'Base imponible', 'IVA'],
     amount: '12.345,50 €',
@@ -53,6 +57,7 @@ const EXPECTED = {
   },
   it: {
     lang: 'it',
+    period: ['Periodo di riferimento', '01/01/2026 – 30/01/2026'],
     invoice: 'Fattura',
     words: ['Data fattura', 'Scadenza', 'Imponibile', 'IVA'],
     amount: '12.345,50 €',
@@ -62,6 +67,7 @@ const EXPECTED = {
   },
   nl: {
     lang: 'nl',
+    period: ['Prestatieperiode', '01-01-2026 – 30-01-2026'],
     invoice: 'Factuur',
     words: ['Factuurdatum', 'Vervaldatum', 'Subtotaal', 'Btw'],
     amount: '€ 12.345,50',
@@ -78,7 +84,7 @@ async function clientIn(locale: string | null, login = `client-${locale ?? 'none
   return k.identity.users.create({ login, email: `${login}@example.com`, role: 'billing_client', display_name: 'Zoë', locale }, CLI);
 }
 
-/** An invoice of 12 345,50 € before tax, dated 31 Jan 2026, for a client of `locale`. */
+/** An invoice of 12 345,50 € before tax, dated 31 Jan 2026 for the service of 1–30 Jan, for a client of `locale`. */
 async function invoiceFor(locale: string | null) {
   const client = await clientIn(locale);
   const res = await api.post('/invoices', {
@@ -86,6 +92,8 @@ async function invoiceFor(locale: string | null) {
     customer_email: client.email,
     issue_date: '2026-01-31',
     due_date: '2026-03-02',
+    period_start: '2026-01-01',
+    period_end: '2026-01-30',
     status: 'available',
     items: [{ name: 'Consulting', quantity: 1, price: '12345.50' }],
   });
@@ -114,6 +122,8 @@ describe.each(Object.keys(EXPECTED) as Array<keyof typeof EXPECTED>)('an invoice
     const { text } = await pdf(inv.id, inv.key);
     expect(text).toContain(want.invoice.toUpperCase());
     for (const word of want.words) expect(text).toContain(word);
+    expect(text).toContain(want.period[0]);
+    expect(text).toContain(want.period[1]);
     expect(text).toContain(flat(want.amount));
     expect(text).toContain(want.date);
   });
@@ -126,6 +136,7 @@ describe.each(Object.keys(EXPECTED) as Array<keyof typeof EXPECTED>)('an invoice
     expect(flat(html)).toContain(flat(want.amount));
     expect(html).toContain(want.date);
     for (const word of want.words.slice(2)) expect(html).toContain(word);
+    expect(html).toContain(`${want.period[0]} ${want.period[1]}`);
     if (locale !== 'en') expect(html).not.toContain('Download PDF');
   });
 
