@@ -65,8 +65,12 @@ export interface DocumentPdfs {
   ): Promise<RenderedPdf>;
 }
 
-/** What a plugin may read of payments. Money moves only through the payment core's bound origins. */
-export type PaymentReader = Pick<PaymentService, 'get' | 'find' | 'findByReference' | 'list' | 'forInvoice'>;
+/**
+ * What a plugin may do with payments: read them, and record the transfers a bank statement shows
+ * (`recordBankTransfer`: completed `bank_transfer` payments under an entry key, overpayments held for
+ * review). Money moves only through the payment core's bound origins.
+ */
+export type PaymentReader = Pick<PaymentService, 'get' | 'find' | 'findByReference' | 'list' | 'forInvoice' | 'recordBankTransfer'>;
 
 /**
  * The API plugins get (`ctx.api`): the same services, except that payments are read-only. A plugin
@@ -85,6 +89,7 @@ export function pluginApi(api: ServiceApi): PluginApi {
     findByReference: (reference) => p.findByReference(reference),
     list: (q) => p.list(q),
     forInvoice: (invoiceId, q) => p.forInvoice(invoiceId, q),
+    recordBankTransfer: (input, actor) => p.recordBankTransfer(input, actor),
   };
   return Object.freeze({ ...api, payments });
 }

@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import { isCurrency } from '../money/currencies.ts';
 import { isCountry } from '../tax/countries.ts';
 import { isTimeZone } from '../time/site-time.ts';
+import { isValidBic, isValidIban } from '../banking/iban.ts';
 import { apiBaseProblem } from '../options/api-base.ts';
 
 /**
@@ -26,6 +27,8 @@ ajv.addFormat('date-ymd', {
 
 ajv.addFormat('currency', { type: 'string', validate: (s: string) => isCurrency(s) });
 ajv.addFormat('country', { type: 'string', validate: (s: string) => isCountry(s) });
+ajv.addFormat('iban', { type: 'string', validate: (s: string) => isValidIban(s) });
+ajv.addFormat('bic', { type: 'string', validate: (s: string) => isValidBic(s) });
 ajv.addFormat('timezone', { type: 'string', validate: (s: string) => isTimeZone(s) });
 // the shape of a base URL a secret is sent to; the options store also applies the process's loopback rule
 ajv.addFormat('api-base', { type: 'string', validate: (s: string) => apiBaseProblem(s, true) === null });

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { invoiceOf, SELLER, type DocSpec } from '../../test/helpers/einvoice-documents.ts';
 import { einvoiceModel, splitAddress } from './einvoice-model.ts';
 import { readEinvoice } from './reader.ts';
-import { parseXml } from './safe-xml.ts';
+import { parseInvoiceXml as parseXml } from './reader.ts';
 import { ublXml } from './ubl.ts';
 
 const spec: DocSpec = {
