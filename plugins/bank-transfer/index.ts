@@ -227,6 +227,7 @@ export default definePlugin({
       methods: 'POST',
       capability: 'bill_record_payment',
       object: [STATEMENT, { param: 'invoice_id', kind: 'invoice' }],
+      unscoped: { n: 'an entry is a line of its statement, which the scope checks' },
       args: {
         ...ENTRY_ARGS,
         invoice_id: { type: 'integer', minimum: 1, required: true, description: 'The invoice the transfer pays.' },

@@ -35,17 +35,24 @@ export function isValidRf(ref: string): boolean {
 /** An RF reference printed in groups of four, as payers type it. */
 export const groupedRf = (ref: string): string => ref.replace(/(.{4})(?=.)/g, '$1 ');
 
-/** RF references in free text (printed with or without spaces): each body, check digits verified. */
+/**
+ * RF references in free text, printed whole (`RF18539007547034`) or in groups of four
+ * (`RF18 5390 0754 7034`): each body whose check digits hold. Of a grouped one, the last short group is
+ * taken only when the digits then hold (it may be the next word).
+ */
 export function rfBodiesIn(text: string): string[] {
-  const found: string[] = [];
-  const re = /RF\s?[0-9]{2}(?:\s?[A-Z0-9]){1,21}/gi;
-  for (const m of text.matchAll(re)) {
-    let c = m[0].replace(/\s+/g, '').toUpperCase();
-    // a following word may have been taken in: the longest prefix whose check digits hold wins
-    while (c.length > 4 && !isValidRf(c)) c = c.slice(0, -1);
-    if (c.length > 4) found.push(c.slice(4));
+  const found = new Set<string>();
+  for (const m of text.matchAll(/\bRF[0-9]{2}[A-Z0-9]{1,21}\b/gi)) {
+    const c = m[0].toUpperCase();
+    if (isValidRf(c)) found.add(c.slice(4));
   }
-  return found;
+  for (const m of text.matchAll(/\bRF[0-9]{2}((?: [A-Z0-9]{4}\b)*)((?: [A-Z0-9]{1,4}\b)?)/gi)) {
+    const whole = m[0].replace(/\s+/g, '').toUpperCase();
+    const groups = `${m[0].slice(0, 4)}${m[1]}`.replace(/\s+/g, '').toUpperCase();
+    const c = isValidRf(whole) ? whole : groups;
+    if (c.length > 4 && isValidRf(c)) found.add(c.slice(4));
+  }
+  return [...found];
 }
 
 const QR_TABLE = [0, 9, 4, 6, 8, 2, 7, 1, 3, 5];
