@@ -156,13 +156,15 @@ export default definePlugin({
       bodyLimit: STATEMENT_BODY_LIMIT,
       response: { status: 201, schema: STATEMENT_SCHEMA, errors: ['billing_bank_statement_unreadable', 'billing_busy'] },
       handler: async (req: RestRequest, ctx: PluginContext) => {
-        if (!Buffer.isBuffer(req.body) || req.body.length === 0) {
+        // MT940 is text: sent as text/plain it arrives decoded; application/octet-stream keeps its bytes (Latin-1 exports)
+        const body = typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : req.body;
+        if (!Buffer.isBuffer(body) || body.length === 0) {
           throw new BillingError(
             'billing_bank_statement_unreadable',
-            'Send the statement file itself as the body (application/xml or text/plain).',
+            'Send the statement file itself as the body (application/xml, or application/octet-stream for MT940).',
           );
         }
-        const parsed = await parseStatement(req.body);
+        const parsed = await parseStatement(body);
         const user = req.user!;
         const out = await importStatement(ctx, parsed, { id: user.id, name: user.login });
         return new RestResponse(out, 201);

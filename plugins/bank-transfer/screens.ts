@@ -12,7 +12,13 @@ export const importScreen = uploadScreen({
   route: '/bank-statements',
   label: 'Statement file (CAMT.053 or MT940)',
   accept: '.xml,.sta,.mt940,.txt,.940,application/xml,text/xml,text/plain',
-  types: { '.xml': 'application/xml', '.sta': 'text/plain', '.mt940': 'text/plain', '.txt': 'text/plain', '.940': 'text/plain' },
+  types: {
+    '.xml': 'application/xml',
+    '.sta': 'application/octet-stream',
+    '.mt940': 'application/octet-stream',
+    '.txt': 'application/octet-stream',
+    '.940': 'application/octet-stream',
+  },
   submit: 'Import statement',
   heading: 'Statement {id} ({format})',
   sections: [
