@@ -66,9 +66,6 @@ beforeAll(async () => {
   admin = await svc.makeUser('banker', 'administrator');
   await k.plugins.activate('bank-transfer', CLI);
   await waitFor(() => k.plugins.isLoaded('bank-transfer'), { what: 'bank-transfer to load' });
-    console.log(JSON.stringify((await k.plugins.list()).filter((p) => p.name === 'bank-transfer')));
-    throw e;
-  });
   await k.options.set('company_name', 'Muster Consulting', CLI);
   await k.options.set('bank_iban', 'DE89 3704 0044 0532 0130 00', CLI);
   await k.options.set('bank_bic', 'COBADEFFXXX', CLI);
