@@ -50,6 +50,10 @@ export const ENTRY_SCHEMA = {
 export const ENTRY_ROW_SCHEMA = {
   ...ENTRY_SCHEMA,
   title: 'bank-statement-entry-row',
-  properties: { statement_id: { type: 'integer' }, ...ENTRY_SCHEMA.properties },
-  required: ['statement_id', ...ENTRY_SCHEMA.required],
+  properties: {
+    id: { type: 'string', description: 'The statement’s id and the entry’s position: `12-3`' },
+    statement_id: { type: 'integer' },
+    ...ENTRY_SCHEMA.properties,
+  },
+  required: ['id', 'statement_id', ...ENTRY_SCHEMA.required],
 };

@@ -42,7 +42,7 @@ export const statementsScreen = resourceScreen({
   description: 'Every entry of the imported statements, newest first. Assign an unmatched or ambiguous transfer to the invoice it pays.',
   list: {
     route: '/bank-statements/entries',
-    rowLabel: 'Entry {statement_id}-{n}',
+    rowLabel: 'Entry {id}',
     empty: 'No statement imported yet: use Import bank statement.',
     columns: [
       { key: 'statement_id', label: 'Statement' },

@@ -256,7 +256,7 @@ export async function listAllEntries(
   offset: number,
   scope: ListScope,
   status?: EntryStatus,
-): Promise<{ items: Array<EntryView & { statement_id: number }>; total: number }> {
+): Promise<{ items: Array<EntryView & { id: string; statement_id: number }>; total: number }> {
   const where = `from bank_transfer_entries e join bank_transfer_statements s on s.id = e.statement_id
     where ($1::bigint is null or s.imported_by = $1) and ($2::text is null or e.status = $2)`;
   const params = [scope.created_by ?? null, status ?? null];
@@ -265,7 +265,10 @@ export async function listAllEntries(
     [...params, limit, offset],
   );
   const [{ n }] = await ctx.db.query<{ n: number }>(`select count(*)::int as n ${where}`, params);
-  return { items: rows.map((r) => ({ statement_id: Number(r.statement_id), ...entryFrom(r) })), total: Number(n) };
+  return {
+    items: rows.map((r) => ({ id: `${r.statement_id}-${r.n}`, statement_id: Number(r.statement_id), ...entryFrom(r) })),
+    total: Number(n),
+  };
 }
 
 function entryFrom(r: Record<string, any>): EntryView {

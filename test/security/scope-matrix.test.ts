@@ -15,6 +15,7 @@ import type { ArgSchema } from '../../core/http/rest/route.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { objectRefs, pathParams, undeclaredObjectParams } from '../../core/scope/object-params.ts';
 import { SALES as SALES_ROLE, TEAM_ROLES } from '../../plugins/team-roles/roles.ts';
+import { camt053 } from '../bank-transfer/statement-files.ts';
 import { BUNDLED_PLUGINS, useService, type AjaxClient, type TestUser } from '../../testing/index.ts';
 import { pluginFolders } from '../helpers/kernel.ts';
 
@@ -32,6 +33,7 @@ interface Objects {
   payment: number;
   credit_note: number;
   recurring: number;
+  bank_statement: number;
 }
 
 const svc = useService();
@@ -139,7 +141,12 @@ beforeAll(async () => {
       frequency: 'monthly',
       start_date: '2031-01-01',
     });
-    expect([payment.status, note.status, profile.status]).toEqual([201, 201, 201]);
+    // a bank statement of one unmatched transfer, imported by the user (its entry is theirs alone)
+    const statement = await svc.rest(user).post('/wp-json/billing/v1/bank-statements', {
+      raw: camt053([{ amount: '1.00', ref: `MATRIX-${as}`, ustrd: ['nothing to match'] }], 8, `MATRIX-${as}`),
+      type: 'application/xml',
+    });
+    expect([payment.status, note.status, profile.status, statement.status]).toEqual([201, 201, 201, 201]);
     who[as].objects = {
       invoice: id,
       number: invoice.body.number,
@@ -148,6 +155,7 @@ beforeAll(async () => {
       payment: payment.body.id,
       credit_note: note.body.id,
       recurring: profile.body.id,
+      bank_statement: statement.body.id,
     };
   }
 }, 120000);
@@ -225,6 +233,7 @@ describe('every route and action that names an object is declared', () => {
         'GET /billing/v1/webhooks/(?P<id>[\\d]+)/deliveries id',
         'POST /billing/v1/webhooks/(?P<id>[\\d]+)/test id',
         ...['billing_accept_quote', 'billing_quote_accept', 'billing_decline_quote', 'billing_quote_decline'].map((a) => `${a} quote_id`),
+        'POST /billing/v1/bank-statements/(?P<id>[\\d]+)/entries/(?P<n>[\\d]+)/assign n',
         'billing_record_payment transaction_id',
         'billing_complete_payment transaction_id',
       ].sort(),
@@ -316,6 +325,7 @@ describe('B against A’s objects, on every route and action of the live registr
       `/payments/${a.payment}`,
       `/credit-notes/${a.credit_note}`,
       `/recurring/${a.recurring}`,
+      `/bank-statements/${a.bank_statement}/entries`,
       `/invoices/${a.invoice}/ubl`,
       `/credit-notes/${a.credit_note}/ubl`,
     ]) {
