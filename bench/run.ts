@@ -2,6 +2,7 @@
 // throughput and p99 next to a bare baseline measured in the same run, and their ratio.
 import { benchEnv, formatRow, type Scenario } from './harness.ts';
 import { auth } from './scenarios/auth.ts';
+import { bank } from './scenarios/bank.ts';
 import { databases } from './scenarios/databases.ts';
 import { documents } from './scenarios/documents.ts';
 import { einvoice } from './scenarios/einvoice.ts';
@@ -33,6 +34,7 @@ const SCENARIOS: Scenario[] = [
   screens,
   scale,
   memory,
+  bank,
 ];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

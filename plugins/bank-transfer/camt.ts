@@ -3,7 +3,14 @@ import { at, children, parseXml, textAt, type XmlElement } from '../../core/plug
 // statement's account, and each entry's amount, direction, booking date, references, counterparty and
 // remittance. An entry that batches several transactions with their own amounts (a collective credit)
 // becomes one entry per transaction. Read with the core's safe XML reader (no DTD, bounded depth and size).
-import { bankAmount, checkEntryCount, unreadableStatement, type ParsedStatement, type StatementEntry } from './statement.ts';
+import {
+  bankAmount,
+  checkEntryCount,
+  MAX_XML_ELEMENTS,
+  unreadableStatement,
+  type ParsedStatement,
+  type StatementEntry,
+} from './statement.ts';
 
 const CAMT053 = /^urn:iso:std:iso:20022:tech:xsd:camt\.053\.001\.0([2-8])$/;
 
@@ -12,7 +19,7 @@ export function isCamt(head: string): boolean {
 }
 
 export function parseCamt(bytes: Uint8Array): ParsedStatement {
-  const root = parseXml(bytes, { refuse: unreadableStatement });
+  const root = parseXml(bytes, { refuse: unreadableStatement, maxNodes: MAX_XML_ELEMENTS });
   if (root.name !== 'Document' || !CAMT053.test(root.ns)) {
     throw unreadableStatement(`The XML is not a CAMT.053 statement of versions .001.02 to .001.08 (its root is ${root.name} ${root.ns}).`);
   }

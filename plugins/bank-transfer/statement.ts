@@ -28,10 +28,12 @@ export interface ParsedStatement {
 
 /** The largest statement file taken (a year of a busy account in CAMT is a few MiB). */
 export const STATEMENT_BODY_LIMIT = 20 * 1024 * 1024;
+/** Elements a CAMT file may hold: about 40 per entry, for MAX_ENTRIES entries. */
+export const MAX_XML_ELEMENTS = 1_000_000;
 /** The most entries one file may hold. */
-export const MAX_ENTRIES = 50_000;
-export const PARSE_TIMEOUT_MS = 15_000;
-export const PARSE_MEMORY_MB = 384;
+export const MAX_ENTRIES = 20_000;
+export const PARSE_TIMEOUT_MS = 20_000;
+export const PARSE_MEMORY_MB = 512;
 
 /** 400 `billing_bank_statement_unreadable`. */
 export const unreadableStatement = (message: string) => new BillingError('billing_bank_statement_unreadable', message);

@@ -18,7 +18,7 @@ import { Money } from '../../core/money/index.ts';
 import { ACCOUNT, camt053, mt940, type TestEntry } from './statement-files.ts';
 
 // jsQR is CommonJS with a default export
-const jsQR = ((jsQRModule as any).default ?? jsQRModule) as typeof jsQRModule;
+const jsQR = ((jsQRModule as any).default ?? jsQRModule) as unknown as typeof jsQRModule.default;
 
 const svc = useService();
 let k: Kernel;
