@@ -53,6 +53,8 @@ export function entryKeys(account: string, entries: readonly StatementEntry[]): 
 export const paymentKey = (entryKey: string) => `bank_transfer:${createHash('sha256').update(entryKey).digest('hex')}`;
 
 const OPEN = sqlLiterals(OPEN_INVOICE_STATUSES);
+/** Entries recorded at once by one import (each a payment-core transaction on its own connection). */
+const RECORDING_CONCURRENCY = 4;
 
 /** Every open invoice, indexed for matching (one query, whatever the number of entries). */
 async function openInvoices(ctx: PluginContext): Promise<InvoiceIndex> {
@@ -128,22 +130,18 @@ export async function importStatement(ctx: PluginContext, parsed: ParsedStatemen
     open,
     mine.map((e) => e.remittance),
   );
-  for (const e of mine) {
-    const m = matchEntry(e, open, referenced);
-    if (m.status !== 'matched') {
-      await setEntry(ctx, id, e.n, m.status, null, null, m.note);
-      continue;
+  // a few entries at a time: each payment locks only its own invoice, so they proceed side by side
+  let next = 0;
+  const worker = async () => {
+    while (next < mine.length) {
+      const e = mine[next++]!;
+      const m = matchEntry(e, open, referenced);
+      const why = m.status === 'matched' ? (m.by === 'reference' ? 'matched by payment reference' : 'matched by invoice number') : m.note;
+      if (m.status === 'matched') await settle(ctx, id, e, keys[e.n - 1]!, m.invoiceId, actor, why);
+      else await setEntry(ctx, id, e.n, m.status, null, null, why);
     }
-    await settle(
-      ctx,
-      id,
-      e,
-      keys[e.n - 1]!,
-      m.invoiceId,
-      actor,
-      m.by === 'reference' ? 'matched by payment reference' : 'matched by invoice number',
-    );
-  }
+  };
+  await Promise.all(Array.from({ length: RECORDING_CONCURRENCY }, worker));
   return summary(ctx, id);
 }
 
