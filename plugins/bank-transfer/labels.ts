@@ -10,4 +10,12 @@ export const LABELS = {
   epcAlt: 'GiroCode (EPC QR code) for a SEPA credit transfer',
   swissCaption: 'Swiss QR-bill payment part',
   swissAlt: 'Swiss QR-bill payment part with its QR code',
+  receipt: 'Receipt',
+  paymentPart: 'Payment part',
+  payableTo: 'Account / Payable to',
+  reference: 'Reference',
+  additionalInformation: 'Additional information',
+  currency: 'Currency',
+  amount: 'Amount',
+  acceptancePoint: 'Acceptance point',
 } as const;

@@ -42,13 +42,7 @@ export function pdfBlock(d: TransferDetails): Content {
     characterSpacing: 0.6,
     margin: [0, 0, 0, 4],
   };
-  if (d.code?.kind === 'swiss') {
-    // the payment part is A6 landscape (210 × 105 mm) at the foot of its own page, as SIX asks
-    return [
-      { unbreakable: true, margin: [0, 18, 0, 0], stack: [heading, table] },
-      { svg: d.code.svg, width: 595.28, absolutePosition: { x: 0, y: 841.89 - 297.64 }, pageBreak: 'before' },
-    ];
-  }
+  if (d.swiss) return [{ unbreakable: true, margin: [0, 18, 0, 0], stack: [heading, table] }, swissPart(d.swiss)];
   if (d.code?.kind === 'epc') {
     return {
       unbreakable: true,
@@ -75,4 +69,75 @@ export function pageBlock(d: TransferDetails): Html {
     ? html`<figure class="payment-code" role="img" aria-label="${d.code.kind === 'epc' ? LABELS.epcAlt : LABELS.swissAlt}" style="max-width:${d.code.kind === 'epc' ? '12em' : '40em'};margin:.5em 0">${raw(d.code.svg)}<figcaption>${d.code.kind === 'epc' ? LABELS.epcCaption : LABELS.swissCaption}</figcaption></figure>`
     : html``;
   return html`<section class="bank-transfer"><h3>${LABELS.bankDetails}</h3><table>${rows}</table>${code}</section>`;
+}
+
+const MM = 72 / 25.4;
+const title = (text: string): Content => ({ text, bold: true, fontSize: 11, margin: [0, 0, 0, 4] });
+const head = (text: string, size: number): Content => ({ text, bold: true, fontSize: size, margin: [0, 4, 0, 1] });
+const lines = (texts: string[], size: number): Content => ({ text: texts.filter(Boolean).join('\n'), fontSize: size });
+
+/**
+ * The QR-bill's receipt and payment part (SIX layout: 62 mm receipt, 148 mm payment part, 105 mm tall)
+ * on a page of its own, with the library's QR code.
+ */
+function swissPart(p: NonNullable<TransferDetails['swiss']>): Content {
+  const ref = shownReference(p.reference);
+  const receipt = {
+    width: 52 * MM,
+    stack: [
+      title(LABELS.receipt),
+      head(LABELS.payableTo, 6),
+      lines(p.creditor, 8),
+      ...(ref ? [head(LABELS.reference, 6), lines([ref], 8)] : []),
+      {
+        columns: [
+          { width: 22 * MM, stack: [head(LABELS.currency, 6), lines([p.currency], 8)] },
+          { stack: [head(LABELS.amount, 6), lines([p.amount], 8)] },
+        ],
+      },
+      { text: LABELS.acceptancePoint, bold: true, fontSize: 6, alignment: 'right', margin: [0, 14, 0, 0] },
+    ],
+  };
+  const payment = {
+    width: 51 * MM,
+    stack: [
+      title(LABELS.paymentPart),
+      { svg: p.qrSvg, width: 46 * MM, margin: [0, 4, 0, 6] },
+      {
+        columns: [
+          { width: 22 * MM, stack: [head(LABELS.currency, 8), lines([p.currency], 10)] },
+          { stack: [head(LABELS.amount, 8), lines([p.amount], 10)] },
+        ],
+      },
+    ],
+  };
+  const details = {
+    width: '*',
+    stack: [
+      head(LABELS.payableTo, 8),
+      lines(p.creditor, 10),
+      ...(ref ? [head(LABELS.reference, 8), lines([ref], 10)] : []),
+      ...(p.message ? [head(LABELS.additionalInformation, 8), lines([p.message], 10)] : []),
+    ],
+  };
+  const pad = 5 * MM;
+  const dashed = (x2: number, y2: number) => ({ canvas: [{ type: 'line', x1: 0, y1: 0, x2, y2, lineWidth: 0.5, dash: { length: 3 } }] });
+  return [
+    // a page of its own, in the flow (pdfmake moves a block placed over the bottom margin to yet another page)
+    { text: '', pageBreak: 'before' },
+    {
+      stack: [
+        dashed(210 * MM, 0),
+        {
+          columns: [
+            { ...receipt, margin: [pad, pad, pad, 0] },
+            { width: 0.5, ...dashed(0, 105 * MM - 1) },
+            { ...payment, margin: [pad, pad, 0, 0] },
+            { ...details, margin: [pad, pad + 11, pad, 0] },
+          ],
+          columnGap: 0,
+        },
+      ],
+    },
+  ] as Content;
 }

@@ -41,6 +41,8 @@ export interface TransferDetails {
   reference: string | null;
   /** A scannable code, when the invoice has something due and a code fits its currency and account. */
   code: { kind: 'epc' | 'swiss'; svg: string; payload: string } | null;
+  /** For a QR-bill: what its payment part says, and its QR code alone (the PDF lays the part out itself). */
+  swiss?: { qrSvg: string; currency: string; amount: string; reference: string; creditor: string[]; message: string };
 }
 
 const EPC_MAX_AMOUNT = Money.parse('999999999.99', 'EUR' as CurrencyCode);
@@ -123,8 +125,31 @@ export async function transferDetails(doc: BillingDocument, s: BankSettings): Pr
     details.code = { kind: 'epc', payload, svg: await qrSvg(payload) };
   } else if (doc.currency === 'CHF' && isSwissIban(s.bank_iban) && s.company_street && s.company_postcode && s.company_city) {
     // the library validates the data (IBAN, reference, lengths) as it builds the bill, and throws when invalid
-    const bill = new SwissQRBill(swissData(doc, s, amount), { language: 'EN', scissors: true, outlines: true });
-    details.code = { kind: 'swiss', payload: '', svg: bill.toString() };
+    const data = swissData(doc, s, amount);
+    const svg = new SwissQRBill(data, { language: 'EN', scissors: true, outlines: true }).toString();
+    details.code = { kind: 'swiss', payload: '', svg };
+    const c = data.creditor;
+    details.swiss = {
+      qrSvg: qrCodeOf(svg),
+      currency: 'CHF',
+      amount: amount.toString(),
+      reference: data.reference ?? '',
+      creditor: [c.account.replace(/(.{4})(?=.)/g, '$1 '), c.name, c.address, `${c.zip} ${c.city}`],
+      message: data.message,
+    };
   }
   return details;
+}
+
+/**
+ * The Swiss QR code (with its cross) out of the library's payment part: the one nested SVG of 46 mm,
+ * placed at the origin. pdfmake's SVG renderer stops drawing the library's whole payment part after the
+ * receipt's first lines, so the PDF lays out the part itself around this code (the page shows the whole SVG).
+ */
+export function qrCodeOf(billSvg: string): string {
+  const at = billSvg.indexOf('width="46mm" height="46mm"');
+  const start = billSvg.lastIndexOf('<svg', at);
+  const end = billSvg.indexOf('</svg>', at);
+  if (at < 0 || start < 0 || end < 0) throw new Error('The QR-bill SVG has no 46 mm QR code.');
+  return billSvg.slice(start, end + 6).replace(/ x="[^"]*" y="[^"]*"/, '');
 }

@@ -133,6 +133,21 @@ describe('Swiss QR-bill', () => {
       expect(spc).toContain('CHF');
       expect(spc[spc.indexOf('QRR') + 1]).toBe(qrReference(inv.id));
       expect(spc).toContain('EPD');
+      // the PDF carries the payment part too (pdfmake draws the library's SVG)
+      const pdf = await svc.rest(admin).get(`/invoices/${inv.id}/pdf`);
+      expect(pdf.status).toBe(200);
+      const { text, pages } = await pdfText(pdf.bytes);
+      expect(pages).toBe(2);
+      for (const part of [
+        'Receipt',
+        'Payment part',
+        'Account / Payable to',
+        'CH44 3199 9123 0008 8901 2',
+        '250.00',
+        '00 00000 00000 00000 00000 ',
+      ]) {
+        expect(text).toContain(part);
+      }
       // the library's own validation accepts the data (it throws on anything invalid)
       const all = {
         ...(await k.options.getMany(['bank_account_holder', 'bank_bic', 'bank_qr', 'company_name'] as never)),
