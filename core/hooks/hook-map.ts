@@ -129,6 +129,12 @@ export interface CoreFilterMap {
    * or `quote`; each link names a REST path with `{id}` and the statuses it is shown for.
    */
   billing_admin_document_links: [links: DocumentLink[], kind: string];
+  /**
+   * The fields a plugin adds to a resource's REST representation (through `billing_rest_invoice`,
+   * `billing_rest_quote`, `billing_rest_client`), as JSON schemas by name, so the OpenAPI document
+   * describes them while the plugin is active: `resource` is `invoice`, `quote` or `client`.
+   */
+  billing_rest_fields: [fields: Record<string, Json>, resource: string];
 }
 
 /** A download on a document's admin screen, declared by a plugin (`billing_admin_document_links`). */
@@ -211,6 +217,7 @@ export const CORE_HOOKS = Object.freeze({
   billing_public_accept_fields: fail('fields', 'quote', 'context'),
   // a broken plugin's link must not take the builder down: the others are still offered
   billing_admin_document_links: { kind: 'filter', args: ['links', 'kind'], onError: 'isolate' },
+  billing_rest_fields: fail('fields', 'resource'),
 } satisfies Record<keyof CoreActionMap | keyof CoreFilterMap, HookSpec>);
 
 type CoreHook = keyof typeof CORE_HOOKS;

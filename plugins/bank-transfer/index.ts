@@ -21,7 +21,7 @@ import { parseStatement } from './parse-statement.ts';
 import { STATEMENT_BODY_LIMIT } from './statement.ts';
 import { assignEntry, importStatement, listAllEntries, listEntries, listStatements, summary } from './statements-store.ts';
 import { importScreen, statementsScreen } from './screens.ts';
-import { ENTRY_ROW_SCHEMA, ENTRY_SCHEMA, STATEMENT_SCHEMA } from './schemas.ts';
+import { ENTRY_ROW_SCHEMA, ENTRY_SCHEMA, PAYMENT_REFERENCE_SCHEMA, STATEMENT_SCHEMA } from './schemas.ts';
 
 declare module 'billing-service' {
   interface ErrorMap {
@@ -130,6 +130,10 @@ export default definePlugin({
       if ((invoice as BillingDocument).kind !== 'invoice') return data;
       return { ...data, payment_reference: paymentReference(invoice as BillingDocument, await bankSettings(ctx)) };
     }),
+    filter(
+      'billing_rest_fields',
+      () => async (fields, resource) => (resource === 'invoice' ? { ...fields, payment_reference: PAYMENT_REFERENCE_SCHEMA } : fields),
+    ),
     filter('billing_pdf_document', (ctx: PluginContext) => async (definition, doc) => {
       const d = doc as BillingDocument;
       if (d.kind !== 'invoice' || d.status === 'draft') return definition;

@@ -57,3 +57,10 @@ export const ENTRY_ROW_SCHEMA = {
   },
   required: ['id', 'statement_id', ...ENTRY_SCHEMA.required],
 };
+
+/** What the invoice representation gains while the plugin is active. */
+export const PAYMENT_REFERENCE_SCHEMA = {
+  type: ['string', 'null'],
+  description:
+    'The reference a payer quotes with a bank transfer: ISO 11649 RF…, or a Swiss QR reference (27 digits) for a franc invoice to a QR-IBAN',
+};

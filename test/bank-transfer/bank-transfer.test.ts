@@ -89,6 +89,10 @@ describe('payment reference and EPC QR code', () => {
     expect(rep.status).toBe(200);
     expect(rep.body).toMatchObject({ payment_reference: rf });
 
+    // described in the OpenAPI document while the plugin is active
+    const doc = (await svc.rest(admin).get('/openapi.json')).body as { components: { schemas: Record<string, { properties: object }> } };
+    expect(doc.components.schemas.invoice!.properties).toHaveProperty('payment_reference.type', ['string', 'null']);
+
     const pdf = await svc.rest(admin).get(`/invoices/${inv.id}/pdf`);
     expect(pdf.status).toBe(200);
     const { text } = await pdfText(pdf.bytes);
