@@ -164,6 +164,37 @@ describe('Swiss QR-bill', () => {
   });
 });
 
+describe('Swiss QR-bill with an ordinary Swiss IBAN', () => {
+  it('carries the RF reference as a creditor reference (SCOR)', async () => {
+    const settings: Partial<BankSettings> = {
+      bank_iban: 'CH93 0076 2011 6238 5295 7',
+      company_street: 'Bahnhofstrasse 1',
+      company_postcode: '3000',
+      company_city: 'Bern',
+      business_country: 'CH',
+    };
+    for (const [key, value] of Object.entries(settings)) await k.options.set(key as never, value as never, CLI);
+    try {
+      const inv = await invoice('99.95', 'CHF');
+      const rf = invoiceRfReference(inv.number)!;
+      expect((await svc.rest(admin).get(`/invoices/${inv.id}`)).body).toMatchObject({ payment_reference: rf });
+      const spc = decodeQr(await publicPage(inv.id))!.split(/\r?\n/);
+      expect(spc[3]).toBe('CH9300762011623852957');
+      expect(spc).toContain('99.95');
+      expect(spc[spc.indexOf('SCOR') + 1]).toBe(rf);
+      // a euro invoice on the same account still gets a GiroCode
+      const eur = await invoice('10.00');
+      expect(
+        decodeQr(await publicPage(eur.id))!
+          .split('\n')
+          .slice(0, 8),
+      ).toEqual(['BCD', '002', '1', 'SCT', 'COBADEFFXXX', 'Muster Consulting', 'CH9300762011623852957', 'EUR10.00']);
+    } finally {
+      await k.options.set('bank_iban', 'DE89 3704 0044 0532 0130 00', CLI);
+    }
+  });
+});
+
 describe('bank statements', () => {
   it('reads CAMT.053 of versions .02 to .08 and MT940', async () => {
     const entries: TestEntry[] = [
@@ -303,6 +334,9 @@ describe('bank statements', () => {
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 'billing_bank_statement_unreadable' });
     }
+    // larger than the route takes: refused before it is read
+    const huge = await post(`<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">${' '.repeat(21 * 1024 * 1024)}</Document>`);
+    expect(huge.status).toBe(413);
     expect(await count()).toBe(before);
   });
 });
