@@ -53,7 +53,7 @@ export { timestamp, type Tx } from './db/database.ts';
 export type { DocumentPdfs } from './modules/service-api.ts';
 export { BillingError, type ErrorCode, type ErrorMap, type ErrorDeclaration } from './errors.ts';
 export { runBounded, type BoundedRunOptions, type BoundedJob, type BoundHit } from './workers/bounded-worker.ts';
-export { parseXml, child, children, at, textAt, MAX_DEPTH as XML_MAX_DEPTH, type XmlElement, type SafeXmlOptions } from './xml/safe-xml.ts';
+export { parseXml, child, children, at, textAt, type XmlElement, type SafeXmlOptions } from './xml/safe-xml.ts';
 export { compactIban, isValidIban, isValidBic, isSwissIban, isQrIban, mod97 } from './banking/iban.ts';
 export { cleanPng, type PngBounds, type PngCheck } from './images/clean-png.ts';
 /** Every billing capability the core declares (docs/identity.md), for plugins that build roles from them. */
