@@ -44,6 +44,37 @@ async function publicPage(id: number): Promise<string> {
   return res.text();
 }
 
+/** An SVG rendered to pixels and its QR code read back (null when none is found). */
+function decodeSvg(svg: string, width = 1200): string | null {
+  const img = new Resvg(svg, { fitTo: { mode: 'width', value: width }, background: 'white' }).render();
+  // on a white margin: a QR-bill's code is drawn without the quiet zone around it (the part's layout gives it)
+  const m = 100;
+  const [w, h] = [img.width + 2 * m, img.height + 2 * m];
+  const pixels = new Uint8ClampedArray(w * h * 4).fill(255);
+  for (let y = 0; y < img.height; y++) pixels.set(img.pixels.subarray(y * img.width * 4, (y + 1) * img.width * 4), ((y + m) * w + m) * 4);
+  return jsQR(pixels, w, h)?.data ?? null;
+}
+
+/** The final pdfmake definition of an invoice's PDF, as rendered (after every plugin's filter). */
+async function pdfDefinition(doc: BillingDocument): Promise<unknown> {
+  let seen: unknown = null;
+  await k.api.pdfs.render(doc, {
+    adjust: (d) => {
+      seen = d;
+      return d;
+    },
+  });
+  return seen;
+}
+
+/** Every `svg` node of a pdfmake definition. */
+function svgsIn(node: unknown): string[] {
+  if (Array.isArray(node)) return node.flatMap(svgsIn);
+  if (!node || typeof node !== 'object') return [];
+  const own = typeof (node as { svg?: unknown }).svg === 'string' ? [(node as { svg: string }).svg] : [];
+  return [...own, ...Object.values(node).flatMap(svgsIn)];
+}
+
 /** The QR code inside the page's payment figure, rendered to pixels and read back. */
 function decodeQr(page: string): string | null {
   const svg = /<figure class="payment-code"[^>]*>(<svg[\s\S]*<\/svg>)\s*<figcaption>/.exec(page)?.[1];
@@ -99,6 +130,10 @@ describe('payment reference and EPC QR code', () => {
     expect(text).toContain('Payment reference');
     expect(text.replace(/\s+/g, '')).toContain(rf);
 
+    // the code drawn on the PDF is the same: the SVG in the definition pdfmake renders, read back
+    const expected = ['BCD', '002', '1', 'SCT', 'COBADEFFXXX', 'Muster Consulting', ACCOUNT, 'EUR1234.50', '', rf, ''].join('\n');
+    expect(svgsIn(await pdfDefinition(inv)).map((svg) => decodeSvg(svg))).toEqual([expected]);
+
     const page = await publicPage(inv.id);
     expect(page).toContain('Payment reference');
     expect(decodeQr(page)).toBe(
@@ -137,7 +172,10 @@ describe('Swiss QR-bill', () => {
       expect(spc).toContain('CHF');
       expect(spc[spc.indexOf('QRR') + 1]).toBe(qrReference(inv.id));
       expect(spc).toContain('EPD');
-      // the PDF carries the payment part too (pdfmake draws the library's SVG)
+      // the PDF's QR-bill carries the same Swiss Payments Code (its code alone, at a size where the
+      // anti-aliased seams between its square modules do not confuse the reader)
+      expect(svgsIn(await pdfDefinition(inv)).map((svg) => decodeSvg(svg, 300)?.split(/\r?\n/))).toEqual([spc]);
+      // the PDF carries the payment part too
       const pdf = await svc.rest(admin).get(`/invoices/${inv.id}/pdf`);
       expect(pdf.status).toBe(200);
       const { text, pages } = await pdfText(pdf.bytes);
