@@ -13,7 +13,7 @@ export { totalsRows, type TotalsRow, type TotalsRowKey, type TotalsRowsOptions, 
 export type { HookModels } from './hooks/hook-models.ts';
 export type { PluginHooks } from './hooks/registry.ts';
 export type { OptionMap, SettingSchema, SettingsDeclaration } from './options/option-map.ts';
-export type { PluginApi, PaymentReader } from './modules/service-api.ts';
+export type { PluginApi, PaymentReader, PluginPayments } from './modules/service-api.ts';
 export type { RestRequest, RestRoute, ArgSchema } from './http/rest/route.ts';
 export { RestResponse } from './http/rest/route.ts';
 export { COLLECTION_ARGS, collectionResponse, pageWindow } from './http/rest/pagination.ts';

@@ -50,6 +50,8 @@ export default definePlugin({
   name: 'bank-transfer',
   version: '1.0.0',
   compatibility: '^0.1.0',
+  // its statements settle invoices: the one plugin whose payment API records (bank transfers only)
+  recordsBankTransfers: true,
   title: 'Pay by bank transfer',
   description: 'Payment references, EPC (GiroCode) and Swiss QR-bill codes on invoices, and bank statements that settle them.',
   errors: {

@@ -156,7 +156,9 @@ async function settle(
   note: string,
 ): Promise<EntryStatus> {
   try {
-    const out = await ctx.api.payments.recordBankTransfer(
+    const record = ctx.api.payments.recordBankTransfer;
+    if (!record) throw new Error('bank-transfer must declare recordsBankTransfers to record payments');
+    const out = await record(
       {
         invoiceId,
         amount: e.amount,
