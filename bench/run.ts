@@ -3,6 +3,7 @@
 import { benchEnv, formatRow, type Scenario } from './harness.ts';
 import { auth } from './scenarios/auth.ts';
 import { csvImport } from './scenarios/csv-import.ts';
+import { bank } from './scenarios/bank.ts';
 import { databases } from './scenarios/databases.ts';
 import { documents } from './scenarios/documents.ts';
 import { einvoice } from './scenarios/einvoice.ts';
@@ -40,6 +41,7 @@ const SCENARIOS: Scenario[] = [
   memory,
   exportBench,
   importBench,
+  bank,
 ];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

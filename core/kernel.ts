@@ -340,7 +340,7 @@ export class Kernel {
       log: this.log.child({ plugin: def.name }),
       plugin: def.name,
       hooks: pluginHooks(this.hooks, def.name),
-      api: pluginApi(this.api),
+      api: pluginApi(this.api, { recordsBankTransfers: def.recordsBankTransfers === true }),
       self: undefined,
     };
     return def.services ? { ...ctx, self: def.services(ctx) } : ctx;

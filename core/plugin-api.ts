@@ -23,7 +23,7 @@ export { totalsRows, type TotalsRow, type TotalsRowKey, type TotalsRowsOptions, 
 export type { HookModels } from './hooks/hook-models.ts';
 export type { PluginHooks } from './hooks/registry.ts';
 export type { OptionMap, SettingSchema, SettingsDeclaration } from './options/option-map.ts';
-export type { PluginApi, PaymentReader } from './modules/service-api.ts';
+export type { PluginApi, PaymentReader, PluginPayments } from './modules/service-api.ts';
 export type { RestRequest, RestRoute, ArgSchema } from './http/rest/route.ts';
 export { RestResponse } from './http/rest/route.ts';
 export { COLLECTION_ARGS, collectionResponse, pageWindow } from './http/rest/pagination.ts';
@@ -73,6 +73,8 @@ export {
   type ImportWriteResult,
 } from './imports/types.ts';
 export { runBounded, type BoundedRunOptions, type BoundedJob, type BoundHit } from './workers/bounded-worker.ts';
+export { parseXml, child, children, at, textAt, type XmlElement, type SafeXmlOptions } from './xml/safe-xml.ts';
+export { compactIban, isValidIban, isValidBic, isSwissIban, isQrIban, mod97 } from './banking/iban.ts';
 export { cleanPng, type PngBounds, type PngCheck } from './images/clean-png.ts';
 /** Every billing capability the core declares (docs/identity.md), for plugins that build roles from them. */
 export { BILL_CAPABILITIES } from './identity/capabilities.ts';

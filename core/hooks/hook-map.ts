@@ -146,6 +146,12 @@ export interface CoreFilterMap {
    * plugin adds a section per table it keeps (docs/import-export.md). Only the core raises it.
    */
   billing_export_sections: [sections: ExportSection[]];
+  /**
+   * The fields a plugin adds to a resource's REST representation (through `billing_rest_invoice`,
+   * `billing_rest_quote`, `billing_rest_client`), as JSON schemas by name, so the OpenAPI document
+   * describes them while the plugin is active: `resource` is `invoice`, `quote` or `client`.
+   */
+  billing_rest_fields: [fields: Record<string, Json>, resource: string];
 }
 
 /**
@@ -265,6 +271,7 @@ export const CORE_HOOKS = Object.freeze({
   billing_import_resources: { kind: 'filter', args: ['resources'], onError: 'isolate' },
   // an archive missing a plugin's section would be a backup that silently cannot be restored
   billing_export_sections: fail('sections'),
+  billing_rest_fields: fail('fields', 'resource'),
 } satisfies Record<keyof CoreActionMap | keyof CoreFilterMap, HookSpec>);
 
 type CoreHook = keyof typeof CORE_HOOKS;

@@ -75,22 +75,30 @@ export interface DocumentPdfs {
 export type PaymentReader = Pick<PaymentService, 'get' | 'find' | 'findByReference' | 'list' | 'forInvoice'>;
 
 /**
+ * A plugin's payment API: read-only, and for a plugin that declares `recordsBankTransfers` also
+ * `recordBankTransfer` (completed `bank_transfer` payments under a statement entry's key, the
+ * `statement` origin): declared as data, so an operator sees which plugin may settle invoices.
+ */
+export type PluginPayments = PaymentReader & Partial<Pick<PaymentService, 'recordBankTransfer'>>;
+
+/**
  * The API plugins get (`ctx.api`): the same services, except that payments are read-only. A plugin
  * cannot record, complete or refund money as an administrator, nor act as a payment method: a
  * gateway plugin's events reach the payment core through the gateway runtime, under its own method.
  */
 export interface PluginApi extends Omit<ServiceApi, 'payments'> {
-  payments: PaymentReader;
+  payments: PluginPayments;
 }
 
-export function pluginApi(api: ServiceApi): PluginApi {
+export function pluginApi(api: ServiceApi, grants: { recordsBankTransfers?: boolean } = {}): PluginApi {
   const p = api.payments;
-  const payments: PaymentReader = {
+  const payments: PluginPayments = {
     get: (id) => p.get(id),
     find: (id) => p.find(id),
     findByReference: (reference) => p.findByReference(reference),
     list: (q) => p.list(q),
     forInvoice: (invoiceId, q) => p.forInvoice(invoiceId, q),
+    ...(grants.recordsBankTransfers ? { recordBankTransfer: (input, actor) => p.recordBankTransfer(input, actor) } : {}),
   };
   return Object.freeze({ ...api, payments });
 }

@@ -1,5 +1,16 @@
 import { defineModule } from '../modules/define-module.ts';
-import { openApiDocument } from './openapi-document.ts';
+import type { HookRegistry } from '../hooks/registry.ts';
+import { openApiDocument, type ResourceFields } from './openapi-document.ts';
+
+/** Resources whose representation plugins extend (each has its `billing_rest_<resource>` filter). */
+const EXTENSIBLE = ['invoice', 'quote', 'client'] as const;
+
+/** What the active plugins add to each extensible resource (`billing_rest_fields`). */
+async function pluginFields(hooks: HookRegistry): Promise<ResourceFields> {
+  const out: ResourceFields = {};
+  for (const resource of EXTENSIBLE) out[resource] = await hooks.applyFilters('billing_rest_fields', {}, resource);
+  return out;
+}
 
 /**
  * The API's OpenAPI 3.1 document, made on each request from the live route registry (the core's routes
@@ -16,14 +27,14 @@ export const openapiModule = defineModule({
       capability: 'read',
       description: 'This API as an OpenAPI 3.1 document: the routes of the core and of the active plugins.',
       response: { schema: { type: 'object', required: ['openapi', 'info', 'paths'] } },
-      handler: async () => openApiDocument(ctx.use.rest.listRoutes(), ctx.config.baseUrl),
+      handler: async () => openApiDocument(ctx.use.rest.listRoutes(), ctx.config.baseUrl, await pluginFields(ctx.hooks)),
     },
   ],
   commands: (ctx) => [
     {
       words: ['openapi'],
       usage: 'billing openapi',
-      run: async () => openApiDocument(ctx.use.rest.listRoutes(), ctx.config.baseUrl),
+      run: async () => openApiDocument(ctx.use.rest.listRoutes(), ctx.config.baseUrl, await pluginFields(ctx.hooks)),
       text: (doc) => JSON.stringify(doc, null, 2),
     },
   ],

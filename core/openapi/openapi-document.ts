@@ -24,8 +24,11 @@ const SCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
  * resource `schema` and `response`. Nothing here names a route: a plugin's routes appear while it is
  * active and are gone once it is deactivated, because they are in (or out of) the registry.
  */
-export function openApiDocument(routes: RouteTable, baseUrl: string): Json {
-  const components = new ComponentSchemas();
+/** Fields plugins add to resources' representations, by resource title (`invoice`) and field name. */
+export type ResourceFields = Record<string, Record<string, Json>>;
+
+export function openApiDocument(routes: RouteTable, baseUrl: string, pluginFields: ResourceFields = {}): Json {
+  const components = new ComponentSchemas(pluginFields);
   // resources first, so that responses refer to them by name
   for (const r of routes) for (const e of r.endpoints) for (const s of [e.route.schema, e.route.response?.schema]) components.register(s);
   const paths: Json = {};
@@ -334,6 +337,11 @@ function argSchema(arg: ArgSchema, components: ComponentSchemas): Json {
 class ComponentSchemas {
   private readonly names = new Map<object, string>();
   private readonly converted = new Map<string, Json>();
+  private readonly extra: ResourceFields;
+
+  constructor(extra: ResourceFields) {
+    this.extra = extra;
+  }
 
   register(schema: object | undefined): void {
     if (!schema || this.names.has(schema)) return;
@@ -343,7 +351,10 @@ class ComponentSchemas {
     for (let n = 2; this.converted.has(name); n++) name = `${title}_${n}`;
     this.converted.set(name, {});
     this.names.set(schema, name);
-    this.converted.set(name, this.convertBody(schema as Json));
+    // a plugin's fields are described while it is active (they are not required: older clients ignore them)
+    const fields = this.extra[title];
+    const full = fields && Object.keys(fields).length ? { ...schema, properties: { ...(schema as Json).properties, ...fields } } : schema;
+    this.converted.set(name, this.convertBody(full as Json));
   }
 
   schemas(): Json {

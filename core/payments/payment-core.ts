@@ -111,8 +111,14 @@ export type PaymentCommand = RecordCommand | CompleteCommand | FailCommand | Can
  * Who applies the command. `admin`: a user holding `bill_record_payment` / `bill_refund_payment`
  * (REST, AJAX, CLI, in-process code): any payment. `gateway`: a gateway plugin translating its events,
  * only for payments of its own method (so offline payments are completed only by an administrator).
+ * `statement`: money a bank statement shows received, imported by a user holding `bill_record_payment`
+ * (the bank-transfer plugin): only completed `bank_transfer` payments, each under the entry's key; more
+ * than is due is held for review as a gateway's overpayment is, since nobody chose that amount.
  */
-export type PaymentOrigin = { channel: 'admin'; actor: Actor } | { channel: 'gateway'; method: GatewayMethod; actor?: Actor };
+export type PaymentOrigin =
+  | { channel: 'admin'; actor: Actor }
+  | { channel: 'gateway'; method: GatewayMethod; actor?: Actor }
+  | { channel: 'statement'; actor: Actor };
 
 /** Whether a payment method exists now: an offline method or an active gateway's (an open registry). */
 export type MethodRegistry = (method: string) => boolean;
@@ -191,6 +197,9 @@ export class PaymentCore {
     if (command.key !== undefined && (typeof command.key !== 'string' || !command.key.length || command.key.length > MAX_KEY_LENGTH)) {
       throw new BillingError('billing_invalid_argument', `An external key is 1 to ${MAX_KEY_LENGTH} characters.`);
     }
+    if (origin.channel === 'statement' && command.action !== 'record') {
+      throw new BillingError('billing_invalid_argument', 'A bank statement only records payments.');
+    }
     const actor = origin.actor ?? { id: null, name: origin.channel === 'gateway' ? origin.method : 'system' };
     return this.db.transaction(async (tx) => {
       if (command.action === 'record') return this.record(tx, command, origin, actor);
@@ -257,9 +266,15 @@ export class PaymentCore {
     if (origin.channel === 'gateway' && cmd.method !== origin.method) {
       throw new BillingError('billing_invalid_argument', `${origin.method} can only record ${origin.method} payments.`);
     }
+    if (origin.channel === 'statement' && (cmd.method !== 'bank_transfer' || cmd.status !== 'completed' || cmd.key === undefined)) {
+      throw new BillingError(
+        'billing_invalid_argument',
+        'A bank statement records completed bank_transfer payments, each under its entry key.',
+      );
+    }
     if (!this.methods(cmd.method)) throw invalidParam('method', `There is no payment method ${cmd.method} (or its gateway is not active).`);
     const invoice = await lockInvoice(tx, cmd.invoiceId);
-    if (!invoice || (origin.channel === 'admin' && invoice.trashed)) return missing(origin, 'invoice');
+    if (!invoice || (origin.channel !== 'gateway' && invoice.trashed)) return missing(origin, 'invoice');
     let id: number | null = null;
     if (cmd.key !== undefined) {
       const stored = await tx.query<{ payment_id: string }>(RECORD_EVENT, [cmd.key, invoice.id]);
@@ -274,7 +289,8 @@ export class PaymentCore {
     let status: 'pending' | 'completed' = cmd.status;
     let review: string | null = null;
     if (currency !== invoice.currency) {
-      if (origin.channel === 'admin') throw invalidParam('currency', `The payment must be in the invoice's currency, ${invoice.currency}.`);
+      if (origin.channel !== 'gateway')
+        throw invalidParam('currency', `The payment must be in the invoice's currency, ${invoice.currency}.`);
       review = `received ${amount} ${currency} for an invoice in ${invoice.currency}`;
       status = 'pending';
     }
@@ -287,7 +303,7 @@ export class PaymentCore {
       if (amount.greaterThan(due))
         throw amountExceeds(`The payment (${amount}) is above the amount due (${due} ${invoice.currency}).`, due);
     }
-    if (!review && status === 'completed' && origin.channel === 'gateway') {
+    if (!review && status === 'completed' && origin.channel !== 'admin') {
       review = overpaid(invoice, amount);
       if (review) status = 'pending';
     }

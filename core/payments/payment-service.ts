@@ -100,6 +100,33 @@ export class PaymentService {
   }
 
   /**
+   * Records a transfer a bank statement shows received (`channel: 'statement'`, see PaymentOrigin): a
+   * completed `bank_transfer` payment dated by the booking, under the statement entry's `key`, so the
+   * same entry imported again — by any instance, at the same time or later — answers `duplicate`. The
+   * caller is the import of a user holding `bill_record_payment`, who is the actor.
+   */
+  recordBankTransfer(
+    input: { invoiceId: number; amount: string; currency: string; date: Date; transactionId: string | null; key: string; notes?: string },
+    actor: Actor,
+  ): Promise<PaymentOutcome> {
+    return this.core.apply(
+      {
+        action: 'record',
+        invoiceId: input.invoiceId,
+        amount: input.amount,
+        currency: input.currency,
+        method: 'bank_transfer',
+        status: 'completed',
+        date: input.date,
+        transactionId: input.transactionId,
+        notes: input.notes ?? '',
+        key: input.key,
+      },
+      { channel: 'statement', actor },
+    );
+  }
+
+  /**
    * An administrator marks a payment completed: its money has arrived. Completing a completed payment
    * changes nothing. `date` (site timezone) is when the money arrived, default now.
    */

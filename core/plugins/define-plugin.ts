@@ -50,6 +50,12 @@ export interface PluginDefinition<S = any> extends Contributions<PluginContext<S
    */
   errors?: Readonly<Record<string, ErrorDeclaration>>;
   /**
+   * The plugin records the transfers a bank statement shows: its `ctx.api.payments` gains
+   * `recordBankTransfer` (completed `bank_transfer` payments under an entry key; docs/payments.md, the
+   * `statement` origin). Every other plugin's payment API is read-only.
+   */
+  recordsBankTransfers?: boolean;
+  /**
    * Builds the plugin's own services (stores, caches, clients) from its context, synchronously (no I/O:
    * use `activate` or a job for that); its handlers find them as `ctx.self`, typed by the definition's
    * type argument: `definePlugin<{ store: RoleStore }>({ services: (ctx) => ({ store: new RoleStore(ctx) }), … })`.

@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import { isCurrency } from '../money/currencies.ts';
 import { isCountry } from '../tax/countries.ts';
 import { isTimeZone } from '../time/site-time.ts';
+import { isValidBic, isValidIban } from '../banking/iban.ts';
 import { apiBaseProblem } from '../options/api-base.ts';
 import { isUnitCode } from '../units/units.ts';
 import { validCron } from '../jobs/cron.ts';
@@ -31,6 +32,8 @@ ajv.addFormat('currency', { type: 'string', validate: (s: string) => isCurrency(
 ajv.addFormat('country', { type: 'string', validate: (s: string) => isCountry(s) });
 // a well-formed BCP 47 tag (`de`, `pt-BR`); one the service does not ship prints in English
 ajv.addFormat('locale', { type: 'string', validate: (s: string) => canonicalLocale(s) !== null });
+ajv.addFormat('iban', { type: 'string', validate: (s: string) => isValidIban(s) });
+ajv.addFormat('bic', { type: 'string', validate: (s: string) => isValidBic(s) });
 ajv.addFormat('timezone', { type: 'string', validate: (s: string) => isTimeZone(s) });
 ajv.addFormat('unit-code', { type: 'string', validate: (s: string) => isUnitCode(s) });
 // a job's schedule held in a setting (backup_schedule)

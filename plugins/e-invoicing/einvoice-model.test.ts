@@ -2,8 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { creditNoteOf, invoiceOf, SELLER, type DocSpec } from '../../test/helpers/einvoice-documents.ts';
 import type { ClientEinvoice } from './client-einvoice.ts';
 import { einvoiceModel, splitAddress } from './einvoice-model.ts';
-import { readEinvoiceNow } from './reader.ts';
-import { parseXml } from './safe-xml.ts';
+import { parseInvoiceXml as parseXml, readEinvoiceNow } from './reader.ts';
 import { ublXml } from './ubl.ts';
 
 const spec: DocSpec = {

@@ -6,7 +6,7 @@
 // count against the same budget.
 import { inflateSync } from 'node:zlib';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFString, PDFHexString } from 'pdf-lib';
-import { unreadable } from './safe-xml.ts';
+import { unreadable } from './unreadable.ts';
 
 /** The largest embedded XML read. */
 export const MAX_XML = 4 * 1024 * 1024;

@@ -18,7 +18,7 @@ import { ciiXml } from './cii.ts';
 import { einvoiceModel, type EinvoiceFormat, type EinvoiceModel, type SellerSettings } from './einvoice-model.ts';
 import { facturXPdf, PDFA_DEFINITION } from './facturx.ts';
 import { READ_BODY_LIMIT, readEinvoice } from './reader.ts';
-import { unreadable } from './safe-xml.ts';
+import { unreadable } from './unreadable.ts';
 import { ublXml } from './ubl.ts';
 import { PEPPOL_EAS } from './electronic-address.ts';
 import { clientEinvoice, clientEinvoiceRoutes, CLIENT_EINVOICE_MIGRATION } from './client-einvoice.ts';

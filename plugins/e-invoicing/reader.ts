@@ -1,10 +1,17 @@
-import { BillingError, Decimal, runBounded } from '../../core/plugin-api.ts';
+import { BillingError, Decimal, parseXml, runBounded, type XmlElement } from '../../core/plugin-api.ts';
 // What an e-invoice says, as JSON: a UBL Invoice or CreditNote, a CII CrossIndustryInvoice, or a
 // Factur-X / ZUGFeRD PDF carrying one. Pure (bytes in, data out); nothing is stored. Hostile input is
-// refused before anything is read from it: see safe-xml.ts for XML, facturx-extract.ts for PDFs; and
+// refused before anything is read from it: see core/xml/safe-xml.ts for XML, facturx-extract.ts for PDFs; and
 // whatever gets past those runs in a bounded worker (read-worker.ts), so no file holds the event loop.
 import { extractFacturX } from './facturx-extract.ts';
-import { at, child, children, parseXml, textAt, unreadable, type XmlElement } from './safe-xml.ts';
+import { at, child, children, textAt } from '../../core/plugin-api.ts';
+import { unreadable } from './unreadable.ts';
+
+/** Elements whose text is an attachment's bytes: UBL's and CII's binary objects, which nothing reads. */
+const BINARY_OBJECTS = new Set(['EmbeddedDocumentBinaryObject', 'AttachmentBinaryObject']);
+
+/** An e-invoice's XML as a tree, refused as `billing_einvoice_unreadable`. */
+export const parseInvoiceXml = (xml: string | Uint8Array): XmlElement => parseXml(xml, { refuse: unreadable, skipText: BINARY_OBJECTS });
 
 /**
  * A read's bounds. A legitimate 20 MiB Factur-X reads in about a second on one core; a file that takes
@@ -116,7 +123,7 @@ async function read(bytes: Buffer): Promise<ReadEinvoice> {
 }
 
 function fromXml(xml: string | Uint8Array): ReadEinvoice {
-  const root = parseXml(xml);
+  const root = parseInvoiceXml(xml);
   if ((root.name === 'Invoice' && root.ns === UBL_INVOICE) || (root.name === 'CreditNote' && root.ns === UBL_CREDIT_NOTE))
     return fromUbl(root);
   if (root.name === 'CrossIndustryInvoice' && root.ns === CII) return fromCii(root);

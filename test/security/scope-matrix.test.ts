@@ -15,6 +15,7 @@ import type { ArgSchema } from '../../core/http/rest/route.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { objectRefs, pathParams, undeclaredObjectParams } from '../../core/scope/object-params.ts';
 import { SALES as SALES_ROLE, TEAM_ROLES } from '../../plugins/team-roles/roles.ts';
+import { camt053 } from '../bank-transfer/statement-files.ts';
 import { BUNDLED_PLUGINS, useService, type AjaxClient, type TestUser } from '../../testing/index.ts';
 import { pluginFolders } from '../helpers/kernel.ts';
 
@@ -34,6 +35,7 @@ interface Objects {
   recurring: number;
   item: number;
   import: number;
+  bank_statement: number;
 }
 
 const svc = useService();
@@ -142,9 +144,14 @@ beforeAll(async () => {
       start_date: '2031-01-01',
     });
     const item = await rest(user, 'POST', '/billing/v1/items', { name: `Service of ${as}`, price: '10', unit: 'HUR' });
-    expect([payment.status, note.status, profile.status, item.status]).toEqual([201, 201, 201, 201]);
     // an upload of their own (a sales user cannot make one: the routes answer 403 before any lookup)
     const upload = await k.services.imports.preview(Buffer.from('name,email\n'), 'clients', null, { id: user.id, name: user.login });
+    // a bank statement of one unmatched transfer, imported by the user (its entry is theirs alone)
+    const statement = await svc.rest(user).post('/wp-json/billing/v1/bank-statements', {
+      raw: camt053([{ amount: '1.00', ref: `MATRIX-${as}`, ustrd: ['nothing to match'] }], 8, `MATRIX-${as}`),
+      type: 'application/xml',
+    });
+    expect([payment.status, note.status, profile.status, item.status, statement.status]).toEqual([201, 201, 201, 201, 201]);
     who[as].objects = {
       invoice: id,
       number: invoice.body.number,
@@ -155,6 +162,7 @@ beforeAll(async () => {
       recurring: profile.body.id,
       item: item.body.id,
       import: upload.id,
+      bank_statement: statement.body.id,
     };
   }
 }, 120000);
@@ -233,6 +241,7 @@ describe('every route and action that names an object is declared', () => {
         'GET /billing/v1/webhooks/(?P<id>[\\d]+)/deliveries id',
         'POST /billing/v1/webhooks/(?P<id>[\\d]+)/test id',
         ...['billing_accept_quote', 'billing_quote_accept', 'billing_decline_quote', 'billing_quote_decline'].map((a) => `${a} quote_id`),
+        'POST /billing/v1/bank-statements/(?P<id>[\\d]+)/entries/(?P<n>[\\d]+)/assign n',
         'billing_record_payment transaction_id',
         'billing_complete_payment transaction_id',
       ].sort(),
@@ -325,6 +334,7 @@ describe('B against A’s objects, on every route and action of the live registr
       `/credit-notes/${a.credit_note}`,
       `/recurring/${a.recurring}`,
       `/items/${a.item}`,
+      `/bank-statements/${a.bank_statement}/entries`,
       `/invoices/${a.invoice}/ubl`,
       `/credit-notes/${a.credit_note}/ubl`,
     ]) {

@@ -1,20 +1,27 @@
-import { BillingError } from '../../core/plugin-api.ts';
-// A small element tree from untrusted XML, with what hostile XML needs refused outright: any DOCTYPE
-// (no DTD means no entity can be declared, so neither "billion laughs" expansion nor an external entity
-// reading a local file or a URL is possible), more than MAX_DEPTH levels, more than MAX_NODES elements.
-// The parser (saxes) expands only XML's five predefined entities and character references; an undeclared
-// entity is an error. Invoices never need a DTD.
+import { BillingError } from '../errors.ts';
+// A small element tree from untrusted XML (e-invoices, bank statements), with what hostile XML needs
+// refused outright: any DOCTYPE (no DTD means no entity can be declared, so neither "billion laughs"
+// expansion nor an external entity reading a local file or a URL is possible), more than MAX_DEPTH
+// levels, more than `maxNodes` elements. The parser (saxes) expands only XML's five predefined entities
+// and character references; an undeclared entity is an error. Business documents never need a DTD.
 //
 // Bytes are decoded as they are parsed, a slice at a time, so a large file (an invoice carrying a PDF,
-// up to 20 MiB) is never also held as one string; and the content of attachments (base64 binary objects,
-// which nothing reads) is skipped rather than kept in the tree.
+// up to 20 MiB) is never also held as one string; and the text of elements nobody reads (an invoice's
+// base64 attachments) can be skipped rather than kept in the tree. Callers run it inside a bounded
+// worker (runBounded), which bounds its time and memory.
 import { SaxesParser } from 'saxes';
 
 export const MAX_DEPTH = 64;
 export const MAX_NODES = 200_000;
 
-/** Elements whose text is an attachment's bytes: UBL's and CII's binary objects. Their text is not kept. */
-const BINARY_OBJECTS = new Set(['EmbeddedDocumentBinaryObject', 'AttachmentBinaryObject']);
+export interface SafeXmlOptions {
+  /** The caller's own 4xx for a refused or malformed file (e.g. `billing_einvoice_unreadable`). */
+  refuse(message: string): BillingError;
+  /** Elements (local names) whose text is not kept: attachments' bytes. */
+  skipText?: ReadonlySet<string>;
+  /** At most this many elements (default MAX_NODES). */
+  maxNodes?: number;
+}
 /** Bytes decoded and parsed at a time. */
 const SLICE = 64 * 1024;
 
@@ -27,22 +34,20 @@ export interface XmlElement {
   text: string;
 }
 
-export function unreadable(message: string): BillingError {
-  return new BillingError('billing_einvoice_unreadable', message);
-}
-
-/** Parses `xml` (text, or UTF-8 bytes) into a tree, or throws 400 `billing_einvoice_unreadable`. */
-export function parseXml(xml: string | Uint8Array): XmlElement {
+/** Parses `xml` (text, or UTF-8 bytes) into a tree, or throws `options.refuse(why)`. */
+export function parseXml(xml: string | Uint8Array, options: SafeXmlOptions): XmlElement {
+  const { refuse: unreadable, skipText } = options;
+  const maxNodes = options.maxNodes ?? MAX_NODES;
   const parser = new SaxesParser({ xmlns: true, position: false });
   const stack: XmlElement[] = [];
   let root: XmlElement | null = null;
   let nodes = 0;
   let failure: Error | null = null;
   parser.on('doctype', () => {
-    throw unreadable('The file declares a DTD (DOCTYPE); e-invoices never do, and it is refused.');
+    throw unreadable('The file declares a DTD (DOCTYPE); the documents read here never do, and it is refused.');
   });
   parser.on('opentag', (tag) => {
-    if (++nodes > MAX_NODES) throw unreadable(`The file has more than ${MAX_NODES} elements.`);
+    if (++nodes > maxNodes) throw unreadable(`The file has more than ${maxNodes} elements.`);
     if (stack.length >= MAX_DEPTH) throw unreadable(`The file nests elements more than ${MAX_DEPTH} deep.`);
     const attrs: Record<string, string> = {};
     for (const [, a] of Object.entries(tag.attributes)) {
@@ -56,7 +61,7 @@ export function parseXml(xml: string | Uint8Array): XmlElement {
   });
   parser.on('text', (t) => {
     const top = stack[stack.length - 1];
-    if (top && !BINARY_OBJECTS.has(top.name)) top.text += t;
+    if (top && !skipText?.has(top.name)) top.text += t;
   });
   parser.on('cdata', (t) => {
     if (stack.length) stack[stack.length - 1]!.text += t;
@@ -69,7 +74,7 @@ export function parseXml(xml: string | Uint8Array): XmlElement {
   });
   try {
     if (typeof xml === 'string') parser.write(xml);
-    else writeUtf8(parser, xml);
+    else writeUtf8(parser, xml, unreadable);
     parser.close();
   } catch (e) {
     if (e instanceof BillingError) throw e;
@@ -81,7 +86,7 @@ export function parseXml(xml: string | Uint8Array): XmlElement {
 }
 
 /** Feeds UTF-8 bytes to the parser a slice at a time (a BOM is dropped); malformed UTF-8 is refused. */
-function writeUtf8(parser: SaxesParser, bytes: Uint8Array): void {
+function writeUtf8(parser: SaxesParser, bytes: Uint8Array, unreadable: SafeXmlOptions['refuse']): void {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   try {
     for (let at = 0; at < bytes.length; at += SLICE) {
