@@ -8,6 +8,7 @@ import { html, type Html } from '../http/html.ts';
 import { breakdownLabel, countryName, taxStatements } from '../tax/index.ts';
 import { PUBLIC_HEADERS, publicPage } from './public-layout.ts';
 import { quantityLabel } from '../units/units.ts';
+import { saveMethodField } from './save-method-field.ts';
 
 export type Kind = 'invoice' | 'quote';
 
@@ -23,7 +24,9 @@ export interface PageContext {
   token: string | null;
   allow_partial_payments: boolean;
   /** The pay buttons: active, configured gateways (none when the invoice takes no payment). */
-  gateways: Array<{ method: string; title: string }>;
+  gateways: Array<{ method: string; title: string; canSave: boolean }>;
+  /** The invoice is charged automatically from its client's saved method (`billing_invoice_autopay`). */
+  autopay: boolean;
   /** From `billing_public_document_blocks`: shown after the notes and terms. */
   blocks: Html[];
   /** From `billing_public_accept_fields`: inside the Accept form, before its button. */
@@ -89,6 +92,7 @@ function payForms(doc: BillingDocument, c: PageContext): Html {
               <input id="amount-${g.method}" name="amount" inputmode="decimal" value="${doc.totals.due}" />`
             : ''
         }
+        ${saveMethodField(g.method, doc.clientId && g.canSave ? { autopay: c.autopay } : null)}
         <button type="submit">Pay ${c.allow_partial_payments ? '' : `${due} `}with ${g.title}</button>
       </form>`,
     )}
