@@ -34,6 +34,7 @@ interface Objects {
   recurring: number;
   item: number;
   import: number;
+  payment_method: number;
 }
 
 const svc = useService();
@@ -145,6 +146,11 @@ beforeAll(async () => {
     expect([payment.status, note.status, profile.status, item.status]).toEqual([201, 201, 201, 201]);
     // an upload of their own (a sales user cannot make one: the routes answer 403 before any lookup)
     const upload = await k.services.imports.preview(Buffer.from('name,email\n'), 'clients', null, { id: user.id, name: user.login });
+    // a saved card comes only from a gateway's verified success: the matrix seeds one of its own
+    const [saved] = await k.db.query<{ id: string }>(
+      `insert into billing_payment_methods (client_id, method, token, label) values ($1, 'gateway_a', $2, 'Visa •••• 4242') returning id`,
+      [client.body.data.id, `pm_matrix_${as}`],
+    );
     who[as].objects = {
       invoice: id,
       number: invoice.body.number,
@@ -155,6 +161,7 @@ beforeAll(async () => {
       recurring: profile.body.id,
       item: item.body.id,
       import: upload.id,
+      payment_method: Number(saved!.id),
     };
   }
 }, 120000);
