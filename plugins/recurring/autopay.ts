@@ -1,4 +1,4 @@
-import { Money, type CurrencyCode, type PluginContext, type Tx } from '../../core/plugin-api.ts';
+import { Money, timestamp, type CurrencyCode, type PluginContext, type Tx } from '../../core/plugin-api.ts';
 
 export const AUTOPAY_TOPIC = 'recurring.autopay';
 
@@ -36,7 +36,7 @@ const represent = (r: Row): Attempt => ({
   invoice_id: Number(r.invoice_id),
   attempt: r.attempt,
   status: r.status,
-  due: new Date(r.due_at).toISOString().slice(0, 19).replace('T', ' '),
+  due: timestamp(r.due_at)!.toISOString().slice(0, 19).replace('T', ' '),
   payment: r.payment_reference,
   note: r.note,
 });
@@ -127,7 +127,7 @@ export async function runRetries(ctx: PluginContext, now = new Date()): Promise<
       if (!changed.length) return; // another instance settled it
       settled++;
       if (!retry) return;
-      const due = new Date(new Date(a.first_due).getTime() + days[a.attempt]! * 86_400_000);
+      const due = new Date(timestamp(a.first_due)!.getTime() + days[a.attempt]! * 86_400_000);
       await tx.query(
         `insert into recurring_autopay_attempts (profile_id, invoice_id, attempt, due_at, status)
          values ($1, $2, $3, $4, 'scheduled') on conflict (invoice_id, attempt) do nothing`,
