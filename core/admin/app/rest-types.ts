@@ -8,6 +8,7 @@ export type Invoice = Schemas['invoice'];
 export type Quote = Schemas['quote'];
 export type Client = Schemas['client'];
 export type Payment = Schemas['payment'];
+export type PaymentMethod = Schemas['payment_method'];
 export type AuditEntry = Schemas['audit-entry'];
 
 /** What two shapes share (a field's value may be either's), and what only one of them has. */
