@@ -281,6 +281,30 @@ describe('autopay with gateway B', () => {
   }, 60000);
 });
 
+describe('what is saved', () => {
+  it('a payment whose checkout did not ask saves nothing, even when the gateway reports a saved card', async () => {
+    const client = await svc.makeUser('no-box', 'billing_client');
+    const doc = await k.api.invoices.create(
+      { client_id: client.id, items: [{ name: 'Once', quantity: 1, price: '5.00', taxable: false }], status: 'available' },
+      { actor: CLI, source: 'api' },
+    );
+    const key = await k.api.invoices.accessKey(doc.id);
+    const res = await fetch(`${k.url}/billing/invoice/${doc.id}/pay?key=${encodeURIComponent(key)}`, {
+      method: 'POST',
+      body: new URLSearchParams({ gateway: A.method }),
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(303);
+    expect(A.fake.requests('POST /v1/checkout/sessions').at(-1)!.json['payment_intent_data[setup_future_usage]']).toBeUndefined();
+    const [p] = await k.db.query<{ reference: string }>('select reference from billing_payments where invoice_id = $1', [doc.id]);
+    // the gateway's side claims a card was kept for this payment all the same
+    Object.assign(A.ledger.get(p!.reference)!, { save: 'first', customer: 'cus_claimed' });
+    expect((await webhook(A, A.paid(p!.reference))).status).toBe(200);
+    expect((await k.api.invoices.get(doc.id)).status).toBe('paid');
+    expect((await rest('GET', `/clients/${client.id}/payment-methods`)).body).toEqual([]);
+  });
+});
+
 describe('what leaves the service', () => {
   it("an autopay invoice's pay page says it saves; no REST body ever carried a saved method's gateway token", async () => {
     // a client with no saved method yet: the charge is skipped and the invoice waits, its page offering to save

@@ -342,13 +342,14 @@ export class GatewayRuntime {
       'transactionId' in r ? { transactionId: r.transactionId, method: p.method } : { reference: r.reference };
     // what the gateway saved is not the payment core's: it is kept once the completion is known to be true
     const saved = cmd.action === 'complete' ? cmd.saved : undefined;
-    if (cmd.action === 'complete') delete (cmd as { saved?: unknown }).saved;
     const command: PaymentCommand =
       cmd.action === 'record'
         ? { ...cmd, method: p.method, status: 'completed', key }
         : cmd.action === 'refund'
           ? { ...cmd, payment: ref(cmd.payment), reason: cmd.reason ?? '', key }
-          : { ...cmd, payment: ref(cmd.payment), key };
+          : cmd.action === 'complete'
+            ? { ...withoutSaved(cmd), payment: ref(cmd.payment), key }
+            : { ...cmd, payment: ref(cmd.payment), key };
     try {
       const out = await this.d.core.apply(command, { channel: 'gateway', method: p.method, actor: gatewayActor(p.method) });
       if (out.result !== 'applied' && out.result !== 'duplicate')
@@ -627,6 +628,10 @@ function view(p: Payment): GatewayPaymentView {
   };
 }
 
+function withoutSaved<T extends { saved?: unknown }>({ saved: _saved, ...rest }: T): Omit<T, 'saved'> {
+  return rest;
+}
+
 function invoiceView(invoice: BillingDocument) {
   return {
     id: invoice.id,
@@ -637,7 +642,7 @@ function invoiceView(invoice: BillingDocument) {
 }
 
 /** Whether a gateway can save a means of payment and charge it later (both halves, or neither counts). */
-export const canSave = (p: GatewayProvider): boolean => typeof p.saveMethod === 'function' && typeof p.chargeSaved === 'function';
+const canSave = (p: GatewayProvider): boolean => typeof p.saveMethod === 'function' && typeof p.chargeSaved === 'function';
 
 function gatewayActor(method: string): Actor {
   return { ...SYSTEM, name: method };
