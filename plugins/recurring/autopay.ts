@@ -1,4 +1,4 @@
-import { Money, timestamp, type CurrencyCode, type PluginContext, type Tx } from '../../core/plugin-api.ts';
+import { isOpenInvoiceStatus, Money, timestamp, type CurrencyCode, type PluginContext, type Tx } from '../../core/plugin-api.ts';
 
 export const AUTOPAY_TOPIC = 'recurring.autopay';
 
@@ -64,10 +64,7 @@ function enqueue(ctx: PluginContext, tx: Tx, attemptId: number, profileId: numbe
 
 /** Whether an invoice still has money due and can take a payment now. */
 function owes(invoice: { status: string; totals: { due: string }; currency: string }): boolean {
-  return (
-    ['available', 'partial', 'unpaid'].includes(invoice.status) &&
-    Money.parse(invoice.totals.due, invoice.currency as CurrencyCode).isPositive()
-  );
+  return isOpenInvoiceStatus(invoice.status) && Money.parse(invoice.totals.due, invoice.currency as CurrencyCode).isPositive();
 }
 
 /**
@@ -98,8 +95,7 @@ async function settle(ctx: PluginContext, id: number, status: AttemptStatus, not
 
 /**
  * Job `billing_autopay_retries`: reads what the gateways' webhooks did to the submitted charges — a
- * completed payment makes its attempt `succeeded`, a failed or cancelled one `failed` and schedules the
- * next retry (`autopay_retry_days` after the first charge) while the invoice still owes money; after
+ * completed payment makes its attempt `succeeded`, a failed one `failed` and schedules the next retry (`autopay_retry_days` after the first charge) while the invoice still owes money; after
  * the last retry the invoice is left to the reminders. Then every scheduled retry whose day has come is
  * handed to the outbox topic. Driven by the clock it is given, never by sleeping.
  */
@@ -116,9 +112,20 @@ export async function runRetries(ctx: PluginContext, now = new Date()): Promise<
   let scheduled = 0;
   for (const a of submitted) {
     const ok = a.payment_status === 'completed' || a.payment_status === 'refunded';
+    // cancelled is ours, not the gateway's: a charge with no answer for 48 hours (a slow debit may still
+    // arrive, and completes it then), so charging again could take the money twice — not retried
+    const expired = a.payment_status === 'cancelled';
     const invoice = await ctx.api.invoices.get(Number(a.invoice_id));
-    const retry = !ok && a.attempt < days.length && owes(invoice);
-    const note = ok ? null : retry ? null : owes(invoice) ? 'retries exhausted: left to the reminders' : 'nothing due any more';
+    const retry = !ok && !expired && a.attempt < days.length && owes(invoice);
+    const note = ok
+      ? null
+      : retry
+        ? null
+        : expired
+          ? 'no answer from the gateway: not retried, left to the reminders'
+          : owes(invoice)
+            ? 'retries exhausted: left to the reminders'
+            : 'nothing due any more';
     await ctx.db.transaction(async (tx) => {
       const changed = await tx.query(
         `update recurring_autopay_attempts set status = $2, note = $3, updated_at = now() where id = $1 and status = 'submitted' returning id`,

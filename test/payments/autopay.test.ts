@@ -247,6 +247,22 @@ describe('autopay with gateway A', () => {
     expect(await completedPayments(Number(first!.invoice_id))).toHaveLength(1);
   }, 60000);
 
+  it('a charge the gateway never answers is expired after 48 hours and not charged again (a slow debit could still arrive)', async () => {
+    const { client } = await savedClient('silent-gateway', A);
+    const profile = await autopayProfile(client, 0);
+    await k.jobs.runNow(GENERATE);
+    await charged(profile);
+    const [first] = await attempts(profile);
+    await k.db.query(`update billing_payments set created_at = created_at - interval '49 hours' where reference = $1`, [
+      first!.payment_reference,
+    ]);
+    await k.jobs.runNow('billing_gateway_cleanup');
+    await k.jobs.runNow(RETRIES);
+    await timePasses(profile);
+    await k.jobs.runNow(RETRIES);
+    expect(await attempts(profile)).toMatchObject([{ attempt: 0, status: 'failed', note: expect.stringMatching(/not retried/) }]);
+  }, 60000);
+
   it('removing the saved method stops autopay; the removal is the staff route (and the service function the portal will use)', async () => {
     const { client } = await savedClient('removes-card', A);
     const [pm] = (await rest('GET', `/clients/${client.id}/payment-methods`)).body as any[];
