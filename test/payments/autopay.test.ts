@@ -181,6 +181,8 @@ describe('autopay with gateway A', () => {
     // visible on the profile and its own list
     const p = await rest('GET', `/recurring/${profile}`);
     expect(p.body.last_autopay).toMatchObject({ status: 'succeeded' });
+    const listed = ((await rest('GET', '/recurring')).body as any[]).find((x) => x.id === profile);
+    expect(listed.last_autopay).toEqual(p.body.last_autopay);
     const list = await rest('GET', `/recurring/${profile}/autopay`);
     expect(list.body).toHaveLength(4);
   }, 60000);
