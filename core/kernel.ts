@@ -145,6 +145,11 @@ export class Kernel {
       reports: s.reports,
       payments: s.payments.payments,
       creditNotes: s.payments.creditNotes,
+      paymentMethods: {
+        list: (clientId) => s.payments.saved.list(clientId),
+        remove: (clientId, id, actor) => s.payments.saved.remove(clientId, id, actor),
+        charge: async (invoiceId, key) => s.payments.gateways.chargeSaved(await s.documents.invoices.get(invoiceId), key),
+      },
       pdfs: s.documents.pdfs,
       translations: { translator: (tag) => s.i18n.translator(tag) },
       representations: restRepresentations({ options: this.options, hooks: this.hooks, config: this.config }),

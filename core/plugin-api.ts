@@ -54,6 +54,9 @@ export type {
   GatewayPaymentRef,
   GatewayPaymentView,
   GatewayProvider,
+  SavedMethodReport,
+  SaveMethodRequest,
+  ChargeSavedRequest,
 } from './payments/gateways/gateway-provider.ts';
 export { unreadable, unreachable, constantTimeEqual } from './payments/gateways/gateway-helpers.ts';
 export { Money, Decimal, isCurrency, minorUnits, type CurrencyCode, type DecimalInput } from './money/index.ts';

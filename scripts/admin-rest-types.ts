@@ -23,6 +23,8 @@ const ADMIN_PATHS = [
   '/billing/v1/quotes',
   '/billing/v1/quotes/{id}',
   '/billing/v1/clients',
+  '/billing/v1/clients/{id}/payment-methods',
+  '/billing/v1/clients/{id}/payment-methods/{pm}',
   '/billing/v1/payments',
   '/billing/v1/audit-log',
   '/billing/v1/imports',

@@ -127,6 +127,11 @@ export interface CoreFilterMap {
   /** Fields and scripts added inside the public quote page's Accept form (e.g. a signature pad). */
   billing_public_accept_fields: [fields: Html[], quote: Quote, context: PublicPageContext];
   /**
+   * Whether the invoice will be charged automatically from the client's saved method (the recurring
+   * addon's `auto_charge` profiles): its pay page then saves the method the customer pays with, and says so.
+   */
+  billing_invoice_autopay: [autopay: boolean, invoice: Invoice];
+  /**
    * Downloads a plugin offers on a document's admin screen (the e-invoice formats): `kind` is `invoice`
    * or `quote`; each link names a REST path with `{id}` and the statuses it is shown for.
    */
@@ -263,6 +268,8 @@ export const CORE_HOOKS = Object.freeze({
   billing_quote_acceptance: fail('acceptance', 'quote', 'context'),
   billing_public_document_blocks: fail('blocks', 'document', 'context'),
   billing_public_accept_fields: fail('fields', 'quote', 'context'),
+  // a broken listener only costs the box its default (unticked): paying still works
+  billing_invoice_autopay: { kind: 'filter', args: ['autopay', 'invoice'], onError: 'isolate' },
   // a broken plugin's link must not take the builder down: the others are still offered
   billing_admin_document_links: { kind: 'filter', args: ['links', 'kind'], onError: 'isolate' },
   // the same for a source of suggestions: without it, the builder is still a builder

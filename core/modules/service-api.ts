@@ -9,6 +9,9 @@ import type { Translations } from '../i18n/translations.ts';
 import type { ReportService } from '../reports/report-service.ts';
 import type { CreditNoteService } from '../payments/credit-note-service.ts';
 import type { PaymentService } from '../payments/payment-service.ts';
+import type { SavedMethod } from '../payments/saved-methods.ts';
+import type { Payment } from '../payments/payment.ts';
+import type { Actor } from '../audit/audit.ts';
 import type { RoleRegistry } from '../identity/role-registry.ts';
 import type { UserStore } from '../identity/users.ts';
 import type { RestRepresentations } from '../http/rest/representations.ts';
@@ -31,6 +34,8 @@ export interface ServiceApi {
   payments: PaymentService;
   /** Credit notes against invoices. */
   creditNotes: CreditNoteService;
+  /** Clients' saved cards and mandates, and autopay's charge of them (docs/payments.md, Autopay). */
+  paymentMethods: PaymentMethodsApi;
   /** Documents' PDFs, as their routes serve them. */
   pdfs: DocumentPdfs;
   /**
@@ -50,6 +55,21 @@ export interface ServiceApi {
    * list and its single-object routes (checked by the core) obey one rule.
    */
   scope: ScopeReader;
+}
+
+/**
+ * Saved payment methods as code outside the payment module uses them: listed and removed without their
+ * tokens (the portal's remove uses `remove`), and charged for an invoice's amount due through the
+ * client's gateway — a pending payment that only the gateway's verified webhook completes.
+ */
+export interface PaymentMethodsApi {
+  list(clientId: number): Promise<SavedMethod[]>;
+  remove(clientId: number, id: number, actor: Actor): Promise<SavedMethod>;
+  /**
+   * Charges the invoice's client's newest chargeable saved method for what is due, once per `key` (name
+   * the invoice and attempt). Null when there is none.
+   */
+  charge(invoiceId: number, key: string): Promise<{ payment: Payment; savedMethodId: number } | null>;
 }
 
 export type ScopeReader = Pick<ObjectScope, 'of'>;

@@ -12,6 +12,8 @@ import { paymentAjaxActions } from './payment-ajax.ts';
 import { PaymentCore } from './payment-core.ts';
 import { paymentRoutes } from './payment-routes.ts';
 import { PaymentService } from './payment-service.ts';
+import { SavedMethods } from './saved-methods.ts';
+import { savedMethodRoutes } from './saved-method-routes.ts';
 import type { PaymentsContext, PaymentServices } from './services.ts';
 
 /**
@@ -29,10 +31,12 @@ export const paymentsModule = defineModule({
     // the method registry is the gateway runtime's, which needs the core: a late-bound lookup
     let gateways: GatewayRuntime | null = null;
     const core = new PaymentCore({ db: ctx.db, hooks: ctx.hooks, invoices, methods: (m) => gateways!.isMethod(m) });
-    gateways = new GatewayRuntime({ db: ctx.db, options: ctx.options, config: ctx.config, log: ctx.log, core });
+    const saved = new SavedMethods(ctx.db);
+    gateways = new GatewayRuntime({ db: ctx.db, options: ctx.options, config: ctx.config, log: ctx.log, core, saved });
     return {
       core,
       gateways,
+      saved,
       payments: new PaymentService({ db: ctx.db, options: ctx.options, hooks: ctx.hooks, core }),
       creditNotes: new CreditNoteService({
         db: ctx.db,
@@ -45,7 +49,7 @@ export const paymentsModule = defineModule({
     };
   },
   sinks: (ctx) => [ctx.self.gateways.sink()],
-  rest: (ctx) => paymentRoutes(context(ctx)),
+  rest: (ctx) => [...paymentRoutes(context(ctx)), ...savedMethodRoutes({ saved: ctx.self.saved, options: ctx.options })],
   ajax: (ctx) => paymentAjaxActions(context(ctx)),
   commands: (ctx) => gatewayCommands(ctx.self.gateways),
   jobs: (ctx) => [

@@ -258,4 +258,27 @@ export const PAYMENT_MIGRATIONS: Migration[] = [
       create index billing_gateway_deliveries_received on billing_gateway_deliveries (received_at);
     `,
   },
+  {
+    name: '0005_saved_payment_methods',
+    up: `
+      -- a client's saved cards and mandates (docs/payments.md, Autopay): the gateway's token is kept here
+      -- and only here; answers show id, gateway, label and created. A removed one keeps its row (payments
+      -- made with it name it) but is never charged again.
+      create table billing_payment_methods (
+        id bigserial primary key,
+        client_id bigint not null,
+        method text not null,
+        token text not null,
+        gateway_customer text,
+        label text not null,
+        created_at timestamptz not null default now(),
+        removed_at timestamptz,
+        unique (client_id, method, token)
+      );
+      create index billing_payment_methods_client on billing_payment_methods (client_id) where removed_at is null;
+      -- the client a checkout asked to save the means of payment for (the pay page's "save" box): what a
+      -- verified success then reports is saved for this client only, never for a payment that did not ask
+      alter table billing_payments add column save_for_client bigint;
+    `,
+  },
 ];

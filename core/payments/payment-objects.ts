@@ -7,6 +7,13 @@ import type { ObjectKind } from '../scope/object-kind.ts';
  */
 export const PAYMENT_OBJECTS: readonly ObjectKind[] = [
   { kind: 'payment', noun: 'payment', table: 'billing_payments', through: { kind: 'invoice', column: 'invoice_id' } },
+  // a saved card or mandate lies where its client lies
+  {
+    kind: 'payment_method',
+    noun: 'saved payment method',
+    table: 'billing_payment_methods',
+    through: { kind: 'client', column: 'client_id' },
+  },
   {
     kind: 'credit_note',
     noun: 'credit note',

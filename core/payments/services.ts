@@ -5,6 +5,7 @@ import type { CreditNoteService } from './credit-note-service.ts';
 import type { GatewayRuntime } from './gateways/gateway-runtime.ts';
 import type { PaymentCore } from './payment-core.ts';
 import type { PaymentService } from './payment-service.ts';
+import type { SavedMethods } from './saved-methods.ts';
 
 /** The money module's services. */
 export interface PaymentServices {
@@ -15,6 +16,8 @@ export interface PaymentServices {
   creditNotes: CreditNoteService;
   /** The active gateways: their webhooks, checkout and reconciliation (docs/gateways.md). */
   gateways: GatewayRuntime;
+  /** Clients' saved cards and mandates (their tokens never leave it). */
+  saved: SavedMethods;
 }
 
 /** What the money routes and actions are given. */

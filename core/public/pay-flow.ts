@@ -59,10 +59,15 @@ export async function pay(d: PublicPagesDeps, req: Request, res: Response): Prom
         );
       }
     }
-    const { redirectUrl, form } = await d.gateways.checkout(doc, method, amount, {
-      returnUrl: (reference) => returnLink(d, reference, false),
-      cancelUrl: (reference) => returnLink(d, reference, true),
-    });
+    // the box, or an autopay invoice (which always saves): what is saved comes later, from the gateway's verified answer
+    const saveMethod = body.save_method === '1' || (await d.hooks.applyFilters('billing_invoice_autopay', false, doc));
+    const { redirectUrl, form } = await d.gateways.checkout(
+      doc,
+      method,
+      amount,
+      { returnUrl: (reference) => returnLink(d, reference, false), cancelUrl: (reference) => returnLink(d, reference, true) },
+      { saveMethod },
+    );
     res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
     if (form) return continueByPost(res, redirectUrl, form, await d.gateways.origins(), tr);
     res.redirect(303, redirectUrl);

@@ -75,12 +75,17 @@ async function serve(d: PublicPagesDeps, kind: Kind, req: Request, res: Response
     // what active plugins add to the page (the e-signature addon's "Signed by" and its pad), inside the same policy
     const where = { kind, today };
     const blocks = await d.hooks.applyFilters('billing_public_document_blocks', [], viewed, where);
+    const autopay = gateways.length > 0 && (await d.hooks.applyFilters('billing_invoice_autopay', false, viewed));
     const acceptFields = token ? await d.hooks.applyFilters('billing_public_accept_fields', [], viewed, where) : [];
     res
       .status(200)
       .set({ ...PUBLIC_HEADERS, ...policy })
       .end(
-        publicPage(label(kind, doc.number, tr), page(viewed, { ...o, tr, today, key, token, gateways, blocks, acceptFields }), tr.locale),
+        publicPage(
+          label(kind, doc.number, tr),
+          page(viewed, { ...o, tr, today, key, token, gateways, autopay, blocks, acceptFields }),
+          tr.locale,
+        ),
       );
   } catch (err) {
     d.log.error({ err, kind }, 'public page failed');

@@ -7,6 +7,7 @@ import { html, type Html } from '../http/html.ts';
 import type { Translator } from '../i18n/translator.ts';
 import { breakdownLabel, taxStatements } from '../tax/index.ts';
 import { PUBLIC_HEADERS, publicPage } from './public-layout.ts';
+import { saveMethodField } from './save-method-field.ts';
 
 export type Kind = 'invoice' | 'quote';
 
@@ -25,7 +26,9 @@ export interface PageContext {
   token: string | null;
   allow_partial_payments: boolean;
   /** The pay buttons: active, configured gateways (none when the invoice takes no payment). */
-  gateways: Array<{ method: string; title: string }>;
+  gateways: Array<{ method: string; title: string; canSave: boolean }>;
+  /** The invoice is charged automatically from its client's saved method (`billing_invoice_autopay`). */
+  autopay: boolean;
   /** From `billing_public_document_blocks`: shown after the notes and terms. */
   blocks: Html[];
   /** From `billing_public_accept_fields`: inside the Accept form, before its button. */
@@ -109,6 +112,7 @@ function payForms(doc: BillingDocument, c: PageContext): Html {
               <input id="amount-${g.method}" name="amount" inputmode="decimal" value="${doc.totals.due}" />`
             : ''
         }
+        ${saveMethodField(g.method, doc.clientId && g.canSave ? { autopay: c.autopay } : null, tr)}
         <button type="submit">${c.allow_partial_payments ? tr.t('page.pay_with', { gateway: g.title }) : tr.t('page.pay_amount_with', { amount: due, gateway: g.title })}</button>
       </form>`,
     )}

@@ -1,5 +1,7 @@
 // Gateway B (Mollie-shaped): its webhook is only a payment id; what counts is what its API then says
 // of that payment, fetched with our key (docs/gateways.md). Nothing in the request itself is trusted.
+// Saving: a first payment (`sequenceType: first`) for a customer makes a mandate; later payments are
+// `sequenceType: recurring` on the customer's mandate, with no customer present.
 import {
   definePlugin,
   unreachable,
@@ -7,7 +9,9 @@ import {
   type GatewayContext,
   type GatewayDelivery,
   type GatewayEvent,
+  type CheckoutRequest,
   type GatewayProvider,
+  type SavedMethodReport,
 } from '../../core/plugin-api.ts';
 
 /** The gateway's settings: options (declared below as data) and the keys its provider reads. */
@@ -27,6 +31,16 @@ interface BPayment {
   amount: { value: string; currency: string };
   amountRefunded?: { value: string; currency: string };
   metadata?: { billing_payment_reference?: string } | null;
+  sequenceType?: string;
+  customerId?: string | null;
+  mandateId?: string | null;
+}
+
+interface BMandate {
+  id: string;
+  status: string;
+  method: string;
+  details?: { consumerAccount?: string; cardLabel?: string; cardNumber?: string };
 }
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -56,16 +70,47 @@ function namedId(delivery: GatewayDelivery): string {
   return id;
 }
 
+/** What a person sees of a mandate: "SEPA mandate NL•• 4300", "Visa •••• 4242". */
+function mandateLabel(m: BMandate): string {
+  const d = m.details ?? {};
+  if (m.method === 'creditcard') return `${d.cardLabel ?? 'Card'} •••• ${String(d.cardNumber ?? '').slice(-4)}`.trim();
+  const iban = String(d.consumerAccount ?? '').replace(/\s+/g, '');
+  return iban ? `SEPA mandate ${iban.slice(0, 2)}•• ${iban.slice(-4)}` : 'SEPA mandate';
+}
+
+/** The mandate a paid first payment made, as the gateway's API describes it; none while it is not valid. */
+async function savedMandate(p: BPayment, ctx: GatewayContext<Setting>): Promise<SavedMethodReport | undefined> {
+  if (p.sequenceType !== 'first' || p.status !== 'paid' || !p.customerId || !p.mandateId) return undefined;
+  const res = await ctx.api(`/v2/customers/${encodeURIComponent(p.customerId)}/mandates/${encodeURIComponent(p.mandateId)}`, {
+    headers: auth(ctx),
+  });
+  if (!res.ok) throw unreachable();
+  const m = (await res.json()) as BMandate;
+  if (m.status !== 'valid' && m.status !== 'pending') return undefined;
+  return { token: m.id, customer: p.customerId, label: mandateLabel(m) };
+}
+
 /** Keyed by payment id + status + refunded amount: the same state reported again counts once. */
-function events(p: BPayment): GatewayEvent[] {
+async function events(p: BPayment, ctx: GatewayContext<Setting>): Promise<GatewayEvent[]> {
   const reference = p.metadata?.billing_payment_reference;
   const refunded = p.amountRefunded?.value ?? '0.00';
   const key = `${p.id}:${p.status}:${refunded}`;
   if (!reference) return [{ key, command: { action: 'ignore', reason: 'a payment that is not ours' } }];
   const payment = { reference };
   if (p.status === 'paid') {
+    const saved = await savedMandate(p, ctx);
     const out: GatewayEvent[] = [
-      { key, command: { action: 'complete', payment, amount: p.amount.value, currency: p.amount.currency, transactionId: p.id } },
+      {
+        key,
+        command: {
+          action: 'complete',
+          payment,
+          amount: p.amount.value,
+          currency: p.amount.currency,
+          transactionId: p.id,
+          ...(saved ? { saved } : {}),
+        },
+      },
     ];
     if (Number(refunded) > 0) out.push({ key: `${key}:refund`, command: { action: 'refund_to', payment, refundedTotal: refunded } });
     return out;
@@ -90,34 +135,76 @@ const provider: GatewayProvider<Setting> = {
   async parse(delivery, ctx) {
     const id = namedId(delivery);
     const p = await fetchPayment(id, ctx);
-    return p ? events(p) : [{ key: `${id}:unknown`, command: { action: 'ignore', reason: 'unknown at gateway B' } }];
+    return p ? events(p, ctx) : [{ key: `${id}:unknown`, command: { action: 'ignore', reason: 'unknown at gateway B' } }];
   },
 
-  async checkout({ payment, invoice, returnUrl, cancelUrl }, ctx) {
+  checkout: (request, ctx) => createPayment(request, ctx, {}),
+
+  // a first payment for a customer (the client's earlier one, or one made now): paid, it makes a mandate
+  async saveMethod(request, ctx) {
+    let customerId = request.gatewayCustomer;
+    if (!customerId) {
+      const res = await ctx.api('/v2/customers', {
+        method: 'POST',
+        headers: { ...auth(ctx), 'content-type': 'application/json', 'idempotency-key': `customer-${request.payment.reference}` },
+        body: JSON.stringify({ name: request.invoice.customer.name, email: request.invoice.customer.email }),
+      });
+      customerId = ((await res.json().catch(() => ({}))) as { id?: string }).id ?? null;
+      if (!res.ok || !customerId) throw new Error(`gateway B refused the customer (${res.status})`);
+    }
+    return createPayment(request, ctx, { sequenceType: 'first', customerId });
+  },
+
+  async chargeSaved({ payment, invoice, saved }, ctx) {
     const res = await ctx.api('/v2/payments', {
       method: 'POST',
       headers: { ...auth(ctx), 'content-type': 'application/json', 'idempotency-key': payment.reference },
       body: JSON.stringify({
         amount: { currency: payment.currency, value: payment.amount },
         description: `Invoice ${invoice.number}`,
-        redirectUrl: returnUrl,
-        cancelUrl,
+        sequenceType: 'recurring',
+        customerId: saved.customer,
+        mandateId: saved.token,
         webhookUrl: ctx.url('/wp-admin/admin-ajax.php?action=billing_gateway_b_webhook'),
         metadata: { billing_payment_reference: payment.reference },
       }),
     });
-    const body = (await res.json().catch(() => ({}))) as { id?: string; _links?: { checkout?: { href?: string } } };
-    const href = body._links?.checkout?.href;
-    if (!res.ok || !href) throw new Error(`gateway B refused the checkout (${res.status})`);
-    return { redirectUrl: href, transactionId: body.id ?? null };
+    const body = (await res.json().catch(() => ({}))) as { id?: string };
+    if (!res.ok || !body.id) throw new Error(`gateway B refused the recurring payment (${res.status})`);
+    return { transactionId: body.id };
   },
 
   async lookup(payment, ctx) {
     if (!payment.transactionId) return [];
     const p = await fetchPayment(payment.transactionId, ctx);
-    return p ? events(p).filter((e) => e.command.action !== 'ignore') : [];
+    return p ? (await events(p, ctx)).filter((e) => e.command.action !== 'ignore') : [];
   },
 };
+
+/** A payment at the gateway carrying our reference, and the hosted page to send the customer to. */
+async function createPayment(
+  { payment, invoice, returnUrl, cancelUrl }: CheckoutRequest,
+  ctx: GatewayContext<Setting>,
+  extra: Record<string, string>,
+) {
+  const res = await ctx.api('/v2/payments', {
+    method: 'POST',
+    headers: { ...auth(ctx), 'content-type': 'application/json', 'idempotency-key': payment.reference },
+    body: JSON.stringify({
+      amount: { currency: payment.currency, value: payment.amount },
+      description: `Invoice ${invoice.number}`,
+      redirectUrl: returnUrl,
+      cancelUrl,
+      webhookUrl: ctx.url('/wp-admin/admin-ajax.php?action=billing_gateway_b_webhook'),
+      metadata: { billing_payment_reference: payment.reference },
+      ...extra,
+    }),
+  });
+  const body = (await res.json().catch(() => ({}))) as { id?: string; _links?: { checkout?: { href?: string } } };
+  const href = body._links?.checkout?.href;
+  if (!res.ok || !href) throw new Error(`gateway B refused the checkout (${res.status})`);
+  return { redirectUrl: href, transactionId: body.id ?? null };
+}
 
 export default definePlugin({
   name: 'gateway-b',

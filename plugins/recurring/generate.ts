@@ -2,6 +2,7 @@ import { BillingError, siteDate, type DocumentInput, type PluginContext } from '
 import { PROFILE_COLUMNS, schedule, type ProfileRow } from './profiles.ts';
 import { expandPlaceholders } from './placeholders.ts';
 import { nextDate, periodDate, servicePeriod, withinEnd } from './schedule.ts';
+import { scheduleFirstCharge } from './autopay.ts';
 
 export const SEND_TOPIC = 'recurring.send';
 
@@ -122,6 +123,7 @@ async function generateOne(ctx: PluginContext, id: number, today: string): Promi
       );
       if (r.auto_send)
         await ctx.outbox.enqueue(tx, SEND_TOPIC, { invoice_id: invoice.id, profile_id: id }, { key: `recurring-send:${invoice.id}` });
+      if (r.auto_charge) await scheduleFirstCharge(ctx, tx, id, invoice.id);
       return { kind: 'generated', invoiceId: invoice.id };
     });
   } catch (err) {

@@ -1,5 +1,6 @@
 // Recurring invoices (docs/recurring.md): profiles over REST and the hourly job that generates one invoice
-// per (profile, period), catching up after downtime; auto_send mails through the outbox.
+// per (profile, period), catching up after downtime; auto_send mails through the outbox; auto_charge
+// charges the client's saved payment method, with retries (autopay.ts).
 import {
   BillingError,
   COLLECTION_ARGS,
@@ -11,6 +12,7 @@ import {
   type AuthUser,
   type PluginContext,
 } from '../../core/plugin-api.ts';
+import { attemptsOf, AUTOPAY_TOPIC, chargeAttempt, DEFAULT_RETRY_DAYS, isAutopayInvoice, runRetries } from './autopay.ts';
 import { generateDue, recordError, SEND_TOPIC } from './generate.ts';
 import { PROFILE_ARGS, ProfileStore } from './profiles.ts';
 import { FROM_INVOICE_ARGS, recurringScreen } from './screen.ts';
@@ -19,6 +21,12 @@ import { FROM_INVOICE_ARGS, recurringScreen } from './screen.ts';
 async function invoiceByNumber(ctx: PluginContext, number: string, viewer?: AuthUser) {
   const { items } = await ctx.api.invoices.list({ page: 1, per_page: 1, number, viewer });
   return items[0] ?? null;
+}
+
+declare module 'billing-service' {
+  interface OptionMap {
+    autopay_retry_days: number[];
+  }
 }
 
 /** The plugin's own services: the profiles' store. */
@@ -40,6 +48,15 @@ export default definePlugin<Services>({
   compatibility: '^0.1.0',
   title: 'Recurring invoices',
   description: 'Invoices generated on a schedule from a template, once per period, caught up after downtime.',
+  settings: {
+    autopay_retry_days: {
+      type: 'array',
+      items: { type: 'integer', minimum: 1, maximum: 60 },
+      maxItems: 10,
+      default: DEFAULT_RETRY_DAYS,
+      description: 'Autopay: days after the first declined charge of an invoice on which it is tried again; then the reminders take over.',
+    },
+  },
   migrations: [
     {
       name: '0001_profiles',
@@ -81,6 +98,30 @@ export default definePlugin<Services>({
           alter table billing_recurring_profiles rename to recurring_profiles;
           alter table billing_recurring_periods rename to recurring_periods;
         `,
+    },
+    {
+      name: '0003_autopay',
+      up: `
+        alter table recurring_profiles add column auto_charge boolean not null default false;
+        -- every charge of a generated invoice's client's saved method: the first (attempt 0) and its retries,
+        -- one row per (invoice, attempt) whatever runs at once
+        create table recurring_autopay_attempts (
+          id bigserial primary key,
+          profile_id bigint not null,
+          invoice_id bigint not null references billing_documents (id),
+          attempt int not null,
+          due_at timestamptz not null,
+          status text not null check (status in ('scheduled', 'submitted', 'succeeded', 'failed', 'skipped')),
+          payment_reference text,
+          saved_method_id bigint,
+          note text,
+          created_at timestamptz not null default now(),
+          updated_at timestamptz not null default now(),
+          unique (invoice_id, attempt)
+        );
+        create index recurring_autopay_attempts_open on recurring_autopay_attempts (status, due_at) where status in ('scheduled', 'submitted');
+        create index recurring_autopay_attempts_profile on recurring_autopay_attempts (profile_id, due_at);
+      `,
     },
   ],
   // a profile is its creator's: under an own scope its routes answer 404 for another's, and the list leaves it out
@@ -172,6 +213,15 @@ export default definePlugin<Services>({
       handler: async (req, ctx) => ({ deleted: true, previous: await ctx.self.profiles.delete(req.params.id, req.actor) }),
     },
     {
+      path: `${ONE}/autopay`,
+      methods: 'GET',
+      capability: VIEW,
+      object: PROFILE,
+      args: ID_ARGS,
+      description: "The profile's autopay charges, newest first: each invoice's first charge and its retries.",
+      handler: async (req, ctx) => attemptsOf(ctx, req.params.id),
+    },
+    {
       path: `${ONE}/pause`,
       methods: 'POST',
       capability: CHANGE,
@@ -198,6 +248,7 @@ export default definePlugin<Services>({
       { name: 'recurring/profiles', table: 'recurring_profiles', key: ['id'] },
       { name: 'recurring/periods', table: 'recurring_periods', key: ['profile_id', 'period_date'] },
     ]),
+    filter('billing_invoice_autopay', (ctx: PluginContext) => async (autopay, invoice) => autopay || isAutopayInvoice(ctx, invoice)),
   ],
   jobs: [
     {
@@ -205,6 +256,12 @@ export default definePlugin<Services>({
       schedule: '5 * * * *',
       description: 'Generates the invoices of every active recurring profile whose period has come.',
       run: async (_run, ctx) => generateDue(ctx),
+    },
+    {
+      hook: 'billing_autopay_retries',
+      schedule: '35 * * * *',
+      description: "Settles autopay charges the gateways answered, and hands declined invoices' retries whose day has come to the outbox.",
+      run: async (_run, ctx) => runRetries(ctx),
     },
   ],
   queues: [
@@ -223,6 +280,12 @@ export default definePlugin<Services>({
           throw err;
         }
       },
+    },
+    {
+      topic: AUTOPAY_TOPIC,
+      description: "Charges a generated invoice's client's saved payment method (auto_charge); the gateway's webhook tells the result.",
+      lanes: { by: 'profile_id' },
+      handle: async (item, ctx) => chargeAttempt(ctx, item.payload.attempt_id),
     },
   ],
 });

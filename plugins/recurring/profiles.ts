@@ -10,6 +10,7 @@ import {
   type PluginContext,
   type Tx,
 } from '../../core/plugin-api.ts';
+import { lastAttempts, type Attempt } from './autopay.ts';
 import { FREQUENCIES, firstPeriodFrom, nextDate, startsTooFarBack, type End, type Frequency, type Schedule } from './schedule.ts';
 
 export type ProfileStatus = 'active' | 'paused' | 'finished';
@@ -26,6 +27,9 @@ export interface Profile {
   generated_count: number;
   last_invoice_id: number | null;
   auto_send: boolean;
+  auto_charge: boolean;
+  /** The latest autopay charge of the profile's invoices, or null. */
+  last_autopay: Attempt | null;
   last_error: { message: string; code: string; at: string } | null;
   created: string;
 }
@@ -42,13 +46,14 @@ export interface ProfileRow {
   generated_count: number;
   last_invoice_id: string | null;
   auto_send: boolean;
+  auto_charge: boolean;
   last_error: { message: string; code: string; at: string } | null;
   created_by: number | null;
   created_at: Date;
 }
 
 export const PROFILE_COLUMNS = `id, status, template, frequency, start_date::text, end_rule, next_period, next_date::text,
-  generated_count, last_invoice_id, auto_send, last_error, created_by, created_at`;
+  generated_count, last_invoice_id, auto_send, auto_charge, last_error, created_by, created_at`;
 
 export const schedule = (r: Pick<ProfileRow, 'start_date' | 'frequency' | 'end_rule'>): Schedule => ({
   start_date: r.start_date,
@@ -56,7 +61,7 @@ export const schedule = (r: Pick<ProfileRow, 'start_date' | 'frequency' | 'end_r
   end: r.end_rule,
 });
 
-export function represent(r: ProfileRow): Profile {
+export function represent(r: ProfileRow, lastAutopay: Attempt | null = null): Profile {
   return {
     id: Number(r.id),
     status: r.status,
@@ -68,6 +73,8 @@ export function represent(r: ProfileRow): Profile {
     generated_count: r.generated_count,
     last_invoice_id: r.last_invoice_id === null ? null : Number(r.last_invoice_id),
     auto_send: r.auto_send,
+    auto_charge: r.auto_charge,
+    last_autopay: lastAutopay,
     last_error: r.last_error,
     created: new Date(r.created_at).toISOString().slice(0, 19).replace('T', ' '),
   };
@@ -93,6 +100,11 @@ export const PROFILE_ARGS: Record<string, ArgSchema> = {
   start_date: { ...DATE, description: 'Y-m-d: the date of the first invoice (site timezone).' },
   end: { ...END_SCHEMA, description: '{"type":"never"}, {"type":"count","count":N} or {"type":"date","date":"Y-m-d"}' },
   auto_send: { type: 'boolean', description: 'E-mail each generated invoice to its customer, which issues it.' },
+  auto_charge: {
+    type: 'boolean',
+    description:
+      "Autopay: charge each generated invoice to the client's saved payment method, retrying a declined charge (autopay_retry_days).",
+  },
 };
 
 /** A template is a `POST /invoices` body, checked by that route's own schema; dates and numbers are the job's. */
@@ -158,7 +170,11 @@ export class ProfileStore {
         order by id desc limit $${params.length + 1} offset $${params.length + 2}`,
       [...params, perPage, (page - 1) * perPage],
     );
-    return { items: rows.map(represent), total: n };
+    const last = await lastAttempts(
+      this.ctx,
+      rows.map((r) => Number(r.id)),
+    );
+    return { items: rows.map((r) => represent(r, last.get(Number(r.id)) ?? null)), total: n };
   }
 
   async row(id: number, tx?: Tx, lock = false): Promise<ProfileRow> {
@@ -171,7 +187,7 @@ export class ProfileStore {
   }
 
   async get(id: number): Promise<Profile> {
-    return represent(await this.row(id));
+    return represent(await this.row(id), (await lastAttempts(this.ctx, [id])).get(id) ?? null);
   }
 
   /**
@@ -198,8 +214,8 @@ export class ProfileStore {
     const next = nextDate(s, firstPeriod, 0);
     return this.ctx.db.transaction(async (tx) => {
       const rows = await tx.query<ProfileRow>(
-        `insert into recurring_profiles (status, template, frequency, start_date, end_rule, next_period, next_date, auto_send, created_by)
-         values ($1, $2, $3, $4, $5, $9, $6, $7, $8) returning ${PROFILE_COLUMNS}`,
+        `insert into recurring_profiles (status, template, frequency, start_date, end_rule, next_period, next_date, auto_send, created_by, auto_charge)
+         values ($1, $2, $3, $4, $5, $9, $6, $7, $8, $10) returning ${PROFILE_COLUMNS}`,
         [
           next ? 'active' : 'finished',
           JSON.stringify(template),
@@ -210,6 +226,7 @@ export class ProfileStore {
           Boolean(input.auto_send),
           actor.id,
           firstPeriod,
+          Boolean(input.auto_charge),
         ],
       );
       const p = represent(rows[0]!);
@@ -241,9 +258,19 @@ export class ProfileStore {
       const rows = await tx.query<ProfileRow>(
         `update recurring_profiles
             set template = $2, frequency = $3, start_date = $4, end_rule = $5, auto_send = $6, next_date = $7, status = $8,
-                updated_at = now()
+                auto_charge = $9, updated_at = now()
           where id = $1 returning ${PROFILE_COLUMNS}`,
-        [id, JSON.stringify(template), s.frequency, s.start_date, JSON.stringify(s.end), input.auto_send ?? r.auto_send, next, status],
+        [
+          id,
+          JSON.stringify(template),
+          s.frequency,
+          s.start_date,
+          JSON.stringify(s.end),
+          input.auto_send ?? r.auto_send,
+          next,
+          status,
+          input.auto_charge ?? r.auto_charge,
+        ],
       );
       await audit(tx, actor, {
         action: 'recurring.update',

@@ -29,6 +29,11 @@ export const FROM_INVOICE_ARGS: Record<string, ArgSchema> = {
     description: "Y-m-d, site timezone. Empty: one period after the invoice's date (the first such date not past).",
   },
   auto_send: { ...PROFILE_ARGS.auto_send!, title: 'E-mail each invoice to the customer', description: 'Sending issues it.' },
+  auto_charge: {
+    ...PROFILE_ARGS.auto_charge!,
+    title: "Charge the client's saved card or mandate",
+    description: 'Autopay: declined charges are tried again after 1, 3 and 7 days.',
+  },
   end: PROFILE_ARGS.end!,
 };
 
@@ -53,6 +58,7 @@ export const recurringScreen = resourceScreen({
       { key: 'generated_count', label: 'Generated' },
       { key: 'last_invoice_id', label: 'Last invoice', link: '/wp-admin/invoice.php?id={last_invoice_id}' },
       { key: 'status', label: 'Status', format: 'status' },
+      { key: 'last_autopay.status', label: 'Last autopay' },
       { key: 'last_error.message', label: 'Last error' },
     ],
   },

@@ -350,6 +350,28 @@ suite('the admin app in Chromium', () => {
     await close();
   });
 
+  it("shows a client's saved payment methods and removes one", async () => {
+    // a saved card comes only from a gateway's verified success (test/payments/autopay.test.ts): the screen is shown one as stored
+    const [row] = await k.db.query<{ id: string }>(
+      `insert into billing_payment_methods (client_id, method, token, label) values ($1, 'gateway_a', 'pm_screen', 'Visa •••• 4242') returning id`,
+      [clientId],
+    );
+    const { page, problems, close } = await signedIn('ops');
+    await open(page, 'clients.php');
+    await page.getByRole('button', { name: 'Edit Acme Ltd' }).click();
+    const saved = page.getByRole('region', { name: 'Saved payment methods of Acme Ltd' });
+    await saved.getByText('Visa •••• 4242').first().waitFor();
+    expect(await page.content()).not.toContain('pm_screen');
+    await saved.getByRole('button', { name: 'Remove Visa •••• 4242' }).click();
+    await saved.getByText('Visa •••• 4242 removed: it will not be charged again.').waitFor();
+    const [after] = await k.db.query<{ removed_at: string | null }>('select removed_at from billing_payment_methods where id = $1', [
+      row!.id,
+    ]);
+    expect(after!.removed_at).not.toBeNull();
+    expect(problems).toEqual([]);
+    await close();
+  });
+
   it('creates and edits a client, then quotes it with the same builder', async () => {
     const { page, problems, close } = await signedIn('ops');
     await open(page, 'clients.php');

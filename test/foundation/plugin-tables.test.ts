@@ -29,7 +29,7 @@ describe("a bundled plugin's tables", () => {
     });
     expect(misnamed).toEqual([]);
     // the plugins that keep data made tables at all (the check above is not vacuous)
-    expect(created['recurring']).toEqual(['recurring_periods', 'recurring_profiles']);
+    expect(created['recurring']).toEqual(['recurring_autopay_attempts', 'recurring_periods', 'recurring_profiles']);
     expect(created['webhooks']).toEqual(['webhooks_attempts', 'webhooks_events', 'webhooks_subscriptions']);
   });
 });

@@ -26,6 +26,22 @@ export interface Held {
   refunds: Array<{ id: string; minor: number }>;
   /** Paid outside the pay route: the gateway-side object names only the invoice (A's `billing_invoice_id`), no reference of ours. */
   invoiceId?: number;
+  /** Saving (A: `setup_future_usage`; B: `sequenceType` first/recurring): the customer, and the card or mandate once paid. */
+  save?: 'first' | 'recurring';
+  customer?: string;
+  saved?: string;
+}
+
+/**
+ * The saved-method half of a fake (A and B): cards and mandates it keeps, off-session charges it takes
+ * (declining the next `declineNext` of them), and the webhook body telling a charge's result.
+ */
+export interface SavingFake {
+  declineNext: number;
+  /** The off-session charges (A's PaymentIntents, B's recurring payments) it was asked for, by idempotency key. */
+  charges: Map<string, Held>;
+  /** The webhook body a real gateway posts for the payment of `reference` as its ledger has it now. */
+  outcome(reference: string): string;
 }
 
 export interface Driver {
@@ -61,6 +77,7 @@ export interface Driver {
   outside?(invoiceId: number, minor: number): { key: string; body: string };
   /** The reconciliation job's name. */
   job: string;
+  saving?: SavingFake;
 }
 
 let seq = 0;
@@ -112,14 +129,25 @@ const stripe = new Stripe('sk_test_unused');
 export async function gatewayA(): Promise<Driver> {
   const fake = await new FakeGateway().start();
   const d = base('A', 'gateway-a');
-  const intent = (h: Held) => ({
-    id: h.gid,
-    object: 'payment_intent',
-    status: h.status === 'paid' ? 'succeeded' : h.status === 'failed' ? 'requires_payment_method' : 'requires_payment_method',
-    amount_received: h.status === 'paid' ? h.minor : 0,
-    currency: h.currency.toLowerCase(),
-    metadata: h.invoiceId === undefined ? { billing_payment_reference: h.reference } : { billing_invoice_id: String(h.invoiceId) },
-  });
+  const cards = new Map<string, { customer: string; brand: string; last4: string }>();
+  const intent = (h: Held) => {
+    // paying a session that saves keeps the card for its customer, as the gateway does
+    if (h.save === 'first' && h.status === 'paid' && !h.saved) {
+      h.saved = next('pm_');
+      cards.set(h.saved, { customer: h.customer!, brand: 'visa', last4: '4242' });
+    }
+    return {
+      id: h.gid,
+      object: 'payment_intent',
+      status: h.status === 'paid' ? 'succeeded' : h.status === 'failed' ? 'requires_payment_method' : 'requires_payment_method',
+      amount_received: h.status === 'paid' ? h.minor : 0,
+      currency: h.currency.toLowerCase(),
+      metadata: h.invoiceId === undefined ? { billing_payment_reference: h.reference } : { billing_invoice_id: String(h.invoiceId) },
+      setup_future_usage: h.save === 'first' ? 'off_session' : null,
+      customer: h.customer ?? null,
+      payment_method: h.saved ?? null,
+    };
+  };
   fake.on('POST /v1/checkout/sessions', (req) => {
     const h = hold(
       d.ledger,
@@ -129,7 +157,51 @@ export async function gatewayA(): Promise<Driver> {
       next('pi_'),
       next('cs_'),
     );
+    if (req.json['payment_intent_data[setup_future_usage]'] === 'off_session') {
+      h.save = 'first';
+      h.customer = req.json.customer ?? (req.json.customer_creation === 'always' ? next('cus_') : undefined);
+    }
     return { status: 200, body: { id: h.object, object: 'checkout.session', url: `${fake.url}/pay/${h.object}` } };
+  });
+  fake.on('GET /v1/payment_methods/:id', (req) => {
+    const id = req.path.split('/').pop()!;
+    const card = cards.get(id);
+    return card ? { status: 200, body: { id, object: 'payment_method', customer: card.customer, card } } : { status: 404, body: {} };
+  });
+  const saving: SavingFake = {
+    declineNext: 0,
+    charges: new Map(),
+    outcome(reference) {
+      const h = d.ledger.get(reference)!;
+      return event(h.status === 'paid' ? 'payment_intent.succeeded' : 'payment_intent.payment_failed', intent(h));
+    },
+  };
+  // an off-session PaymentIntent on a saved card, confirmed at once; the same Idempotency-Key answers the same intent
+  fake.on('POST /v1/payment_intents', (req) => {
+    if (req.headers.authorization !== `Bearer ${A_SECRET}`) return { status: 401, body: {} };
+    const key = String(req.headers['idempotency-key'] ?? '');
+    const card = cards.get(req.json.payment_method);
+    if (!key || !card || card.customer !== req.json.customer || req.json.off_session !== 'true' || req.json.confirm !== 'true')
+      return { status: 400, body: { error: { type: 'invalid_request_error' } } };
+    let h = saving.charges.get(key);
+    if (!h) {
+      h = hold(
+        d.ledger,
+        req.json['metadata[billing_payment_reference]'],
+        Number(req.json.amount),
+        req.json.currency.toUpperCase(),
+        next('pi_'),
+      );
+      h.save = 'recurring';
+      h.customer = card.customer;
+      h.saved = req.json.payment_method;
+      h.status = saving.declineNext > 0 ? 'failed' : 'paid';
+      if (saving.declineNext > 0) saving.declineNext--;
+      saving.charges.set(key, h);
+    }
+    return h.status === 'paid'
+      ? { status: 200, body: intent(h) }
+      : { status: 402, body: { error: { type: 'card_error', code: 'card_declined', payment_intent: intent(h) } } };
   });
   fake.on('GET /v1/checkout/sessions/:id', (req) => {
     const h = byGid(d.ledger, req.path.split('/').pop()!);
@@ -143,6 +215,7 @@ export async function gatewayA(): Promise<Driver> {
   return {
     ...d,
     fake,
+    saving,
     signed: true,
     creation: 'POST /v1/checkout/sessions',
     async configure(k) {
@@ -210,7 +283,25 @@ export const B_KEY = 'test_b_0123456789abcdef';
 export async function gatewayB(): Promise<Driver> {
   const fake = await new FakeGateway().start();
   const d = base('B', 'gateway-b');
+  const customers = new Set<string>();
+  const mandates = new Map<string, { customer: string; iban: string }>();
+  const saving: SavingFake = { declineNext: 0, charges: new Map(), outcome: (reference) => `id=${d.ledger.get(reference)!.gid}` };
+  fake.on('POST /v2/customers', (req) => {
+    if (req.headers.authorization !== `Bearer ${B_KEY}`) return { status: 401, body: {} };
+    const id = next('cst_');
+    customers.add(id);
+    return { status: 201, body: { resource: 'customer', id, name: req.json.name, email: req.json.email } };
+  });
   fake.on('POST /v2/payments', (req) => {
+    const recurring = req.json.sequenceType === 'recurring';
+    if (recurring) {
+      // a recurring payment needs the customer's valid mandate; the idempotency key answers the same payment
+      const m = mandates.get(req.json.mandateId);
+      if (!m || m.customer !== req.json.customerId) return { status: 422, body: { status: 422, title: 'Unprocessable Entity' } };
+      const known = saving.charges.get(String(req.headers['idempotency-key']));
+      if (known) return { status: 201, body: { id: known.gid, status: 'pending', sequenceType: 'recurring' } };
+    }
+    if (req.json.sequenceType === 'first' && !customers.has(req.json.customerId)) return { status: 422, body: { status: 422 } };
     const h = hold(
       d.ledger,
       req.json.metadata.billing_payment_reference,
@@ -218,12 +309,25 @@ export async function gatewayB(): Promise<Driver> {
       req.json.amount.currency,
       next('tr_'),
     );
+    if (req.json.sequenceType === 'first') Object.assign(h, { save: 'first', customer: req.json.customerId });
+    if (recurring) {
+      Object.assign(h, { save: 'recurring', customer: req.json.customerId, saved: req.json.mandateId });
+      h.status = saving.declineNext > 0 ? 'failed' : 'paid';
+      if (saving.declineNext > 0) saving.declineNext--;
+      saving.charges.set(String(req.headers['idempotency-key']), h);
+      return { status: 201, body: { id: h.gid, status: 'pending', sequenceType: 'recurring' } };
+    }
     return { status: 201, body: { id: h.gid, status: 'open', _links: { checkout: { href: `${fake.url}/checkout/${h.gid}` } } } };
   });
   fake.on('GET /v2/payments/:id', (req) => {
     if (req.headers.authorization !== `Bearer ${B_KEY}`) return { status: 401, body: {} };
     const h = byGid(d.ledger, req.path.split('/').pop()!);
     if (!h) return { status: 404, body: { status: 404, title: 'Not Found' } };
+    // a paid first payment leaves a mandate for its customer
+    if (h.save === 'first' && h.status === 'paid' && !h.saved) {
+      h.saved = next('mdt_');
+      mandates.set(h.saved, { customer: h.customer!, iban: 'NL55INGB0000004300' });
+    }
     return {
       status: 200,
       body: {
@@ -232,6 +336,25 @@ export async function gatewayB(): Promise<Driver> {
         amount: { value: decimal(h.minor), currency: h.currency },
         amountRefunded: { value: decimal(refundedMinor(h)), currency: h.currency },
         metadata: { billing_payment_reference: h.reference },
+        sequenceType: h.save ?? 'oneoff',
+        ...(h.customer ? { customerId: h.customer } : {}),
+        ...(h.saved ? { mandateId: h.saved } : {}),
+      },
+    };
+  });
+  fake.on('GET /v2/customers/:cid/mandates/:mid', (req) => {
+    if (req.headers.authorization !== `Bearer ${B_KEY}`) return { status: 401, body: {} };
+    const [, , , cid, , mid] = req.path.split('/');
+    const m = mandates.get(mid!);
+    if (!m || m.customer !== cid) return { status: 404, body: { status: 404 } };
+    return {
+      status: 200,
+      body: {
+        resource: 'mandate',
+        id: mid,
+        status: 'valid',
+        method: 'directdebit',
+        details: { consumerName: 'Ann Buyer', consumerAccount: m.iban },
       },
     };
   });
@@ -239,6 +362,7 @@ export async function gatewayB(): Promise<Driver> {
   return {
     ...d,
     fake,
+    saving,
     signed: false,
     creation: 'POST /v2/payments',
     async configure(k) {

@@ -36,6 +36,7 @@ interface Objects {
   item: number;
   import: number;
   bank_statement: number;
+  payment_method: number;
 }
 
 const svc = useService();
@@ -152,6 +153,11 @@ beforeAll(async () => {
       type: 'application/xml',
     });
     expect([payment.status, note.status, profile.status, item.status, statement.status]).toEqual([201, 201, 201, 201, 201]);
+    // a saved card comes only from a gateway's verified success: the matrix seeds one of its own
+    const [saved] = await k.db.query<{ id: string }>(
+      `insert into billing_payment_methods (client_id, method, token, label) values ($1, 'gateway_a', $2, 'Visa •••• 4242') returning id`,
+      [client.body.data.id, `pm_matrix_${as}`],
+    );
     who[as].objects = {
       invoice: id,
       number: invoice.body.number,
@@ -163,6 +169,7 @@ beforeAll(async () => {
       item: item.body.id,
       import: upload.id,
       bank_statement: statement.body.id,
+      payment_method: Number(saved!.id),
     };
   }
 }, 120000);

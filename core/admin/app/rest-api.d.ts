@@ -93,6 +93,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/billing/v1/clients/{id}/payment-methods': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A client's saved payment methods (cards, mandates) that autopay charges, newest first. */
+    get: operations['get_billing_v1_clients_id_payment_methods'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/billing/v1/clients/{id}/payment-methods/{pm}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove a saved payment method: it is never charged again, and autopay of the client stops until another is saved. */
+    delete: operations['delete_billing_v1_clients_id_payment_methods_pm'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/billing/v1/payments': {
     parameters: {
       query?: never;
@@ -486,6 +520,16 @@ export interface components {
       refunded: number;
       notes: string;
       readonly review: string | null;
+    };
+    /** payment_method */
+    payment_method: {
+      readonly id: number;
+      /** @description The payment method it charges through (gateway_a). */
+      gateway: string;
+      /** @description What the gateway says it is: "Visa •••• 4242", "SEPA mandate NL•• 4300". */
+      label: string;
+      /** @description Y-m-d H:i:s in the site timezone. */
+      created: string;
     };
     /** import-preview */
     'import-preview': {
@@ -1856,6 +1900,203 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             code?: 'rest_payload_too_large';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_internal` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_internal';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_unavailable` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_unavailable';
+          } & components['schemas']['error'];
+        };
+      };
+    };
+  };
+  get_billing_v1_clients_id_payment_methods: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The client id. */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['payment_method'][];
+        };
+      };
+      /** @description `rest_invalid_param`, `billing_bad_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'rest_invalid_param' | 'billing_bad_request';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_rest_unauthenticated` */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: 'Basic realm="billing"';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_rest_unauthenticated';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_rest_forbidden`, `rest_cookie_invalid_nonce` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_rest_forbidden' | 'rest_cookie_invalid_nonce';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_rest_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_rest_not_found';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_internal` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_internal';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_unavailable` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_unavailable';
+          } & components['schemas']['error'];
+        };
+      };
+    };
+  };
+  delete_billing_v1_clients_id_payment_methods_pm: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The client id. */
+        id: number;
+        /** @description The saved payment method id. */
+        pm: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            deleted: boolean;
+            previous: components['schemas']['payment_method'];
+          };
+        };
+      };
+      /** @description `rest_invalid_param`, `billing_bad_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'rest_invalid_param' | 'billing_bad_request';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_rest_unauthenticated` */
+      401: {
+        headers: {
+          'WWW-Authenticate'?: 'Basic realm="billing"';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_rest_unauthenticated';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_rest_forbidden`, `rest_cookie_invalid_nonce` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_rest_forbidden' | 'rest_cookie_invalid_nonce';
+          } & components['schemas']['error'];
+        };
+      };
+      /** @description `billing_rest_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code?: 'billing_rest_not_found';
           } & components['schemas']['error'];
         };
       };

@@ -8,6 +8,7 @@ export type Invoice = Schemas['invoice'];
 export type Quote = Schemas['quote'];
 export type Client = Schemas['client'];
 export type Payment = Schemas['payment'];
+export type PaymentMethod = Schemas['payment_method'];
 export type AuditEntry = Schemas['audit-entry'];
 export type Translations = Schemas['translations'];
 

@@ -47,6 +47,21 @@ export interface GatewayProvider<K extends OptionKey = OptionKey> {
   /** Creates the gateway-side object for a pending payment and answers where to send the customer. */
   checkout(request: CheckoutRequest, ctx: GatewayContext<K>): Promise<CheckoutResult>;
   /**
+   * Optional, for a gateway that can keep a customer's means of payment (a card for off-session use, a
+   * mandate): a checkout like `checkout` that also asks the gateway to save it. Its presence is what
+   * "the gateway can save" means to the pay page. The saved method is never taken from this answer or
+   * from the browser: the verified event (or look-up) that completes the payment reports it as the
+   * `complete` command's `saved`, and the core records it for the invoice's client then.
+   */
+  saveMethod?(request: SaveMethodRequest, ctx: GatewayContext<K>): Promise<CheckoutResult>;
+  /**
+   * Optional, with `saveMethod`: charges a saved method off-session for a pending payment the core has
+   * just made (autopay), carrying its `reference` and using it as the gateway's idempotency key, so a
+   * repeated call charges once. Answers the gateway's id of the charge; whether it succeeded is never
+   * read from here — it arrives, as for any payment, by the verified webhook (or reconciliation).
+   */
+  chargeSaved?(request: ChargeSavedRequest, ctx: GatewayContext<K>): Promise<{ transactionId: string | null }>;
+  /**
    * Reconciliation: what the gateway says now of a pending payment (events keyed so that a webhook
    * reporting the same change counts once). Without it, no reconciliation job is scheduled.
    */
@@ -120,6 +135,8 @@ export type GatewayCommand =
       currency?: string;
       transactionId?: string | null;
       date?: Date;
+      /** The means of payment the gateway saved with this payment (read from its verified answer), see `saveMethod`. */
+      saved?: SavedMethodReport;
     }
   | { action: 'fail'; payment: GatewayPaymentRef; reason?: string }
   | { action: 'refund'; payment: GatewayPaymentRef; amount: DecimalInput; reason?: string }
@@ -137,6 +154,31 @@ export interface CheckoutRequest {
   returnUrl: string;
   /** Where the customer goes when they give up at the gateway. */
   cancelUrl: string;
+}
+
+/** A checkout that also saves the means of payment: the customer the gateway keeps it for. */
+export interface SaveMethodRequest extends CheckoutRequest {
+  /** The gateway's customer of an earlier saved method of this client, when there is one (reused, not made again). */
+  gatewayCustomer: string | null;
+}
+
+/**
+ * A saved means of payment as the gateway's verified answer reports it. `token` is what `chargeSaved`
+ * needs (A: the customer and its payment method; B: the customer and its mandate), opaque to the core
+ * and never shown; `label` is what a person sees ("Visa •••• 4242", "SEPA mandate NL•• 4300").
+ */
+export interface SavedMethodReport {
+  token: string;
+  /** The gateway's customer it belongs to (reused by the client's next `saveMethod`). */
+  customer: string | null;
+  label: string;
+}
+
+/** An off-session charge of a saved method for a pending payment. */
+export interface ChargeSavedRequest {
+  payment: GatewayPaymentView;
+  invoice: CheckoutRequest['invoice'];
+  saved: { token: string; customer: string | null };
 }
 
 /** A payment as a provider sees it. `minor` is the amount in the currency's minor units. */

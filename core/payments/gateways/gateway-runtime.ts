@@ -13,6 +13,7 @@ import type { OptionsStore } from '../../options/options.ts';
 import { OwnedRegistry } from '../../owned-registry.ts';
 import type { ContributionSink } from '../../plugins/contributions.ts';
 import type { PaymentCommand, PaymentCore, PaymentOutcome, PaymentRef } from '../payment-core.ts';
+import type { SavedMethods } from '../saved-methods.ts';
 import { isOffline, METHOD_NAME, OFFLINE_METHODS, PAYMENT_COLUMNS, paymentFromRow, type Payment } from '../payment.ts';
 import { unreachable, unreadable } from './gateway-helpers.ts';
 import type {
@@ -54,6 +55,7 @@ export interface GatewayRuntimeDeps {
   config: Config;
   log: Logger;
   core: PaymentCore;
+  saved: SavedMethods;
 }
 
 /** One event's outcome, kept in the inbox row. */
@@ -87,10 +89,10 @@ export class GatewayRuntime {
   }
 
   /** The active gateways whose required settings are set: the pay buttons, in a stable order. */
-  async available(): Promise<Array<{ method: string; title: string }>> {
-    const out: Array<{ method: string; title: string }> = [];
+  async available(): Promise<Array<{ method: string; title: string; canSave: boolean }>> {
+    const out: Array<{ method: string; title: string; canSave: boolean }> = [];
     for (const p of this.providers.values().sort((a, b) => a.method.localeCompare(b.method))) {
-      if (await this.configured(p)) out.push({ method: p.method, title: p.title });
+      if (await this.configured(p)) out.push({ method: p.method, title: p.title, canSave: canSave(p) });
     }
     return out;
   }
@@ -338,16 +340,23 @@ export class GatewayRuntime {
     // a payment named by the gateway's own id is looked up among this method's payments only
     const ref = (r: GatewayPaymentRef): PaymentRef =>
       'transactionId' in r ? { transactionId: r.transactionId, method: p.method } : { reference: r.reference };
+    // what the gateway saved is not the payment core's: it is kept once the completion is known to be true
+    const saved = cmd.action === 'complete' ? cmd.saved : undefined;
     const command: PaymentCommand =
       cmd.action === 'record'
         ? { ...cmd, method: p.method, status: 'completed', key }
         : cmd.action === 'refund'
           ? { ...cmd, payment: ref(cmd.payment), reason: cmd.reason ?? '', key }
-          : { ...cmd, payment: ref(cmd.payment), key };
+          : cmd.action === 'complete'
+            ? { ...withoutSaved(cmd), payment: ref(cmd.payment), key }
+            : { ...cmd, payment: ref(cmd.payment), key };
     try {
       const out = await this.d.core.apply(command, { channel: 'gateway', method: p.method, actor: gatewayActor(p.method) });
       if (out.result !== 'applied' && out.result !== 'duplicate')
         log.info({ key, result: out.result, note: out.note }, 'webhook event not applied');
+      // applied, or already complete (a reconcile got there first): saving is an upsert, so either may do it
+      if (saved && out.payment?.status === 'completed' && (await this.d.saved.recordFor(out.payment.id, p.method, saved)))
+        log.info({ payment: out.payment.reference }, 'payment method saved for the client');
       return {
         key,
         action: cmd.action,
@@ -377,10 +386,13 @@ export class GatewayRuntime {
     method: string,
     amount: Money,
     urls: { returnUrl: (reference: string) => string; cancelUrl: (reference: string) => string },
+    opts: { saveMethod?: boolean } = {},
   ) {
     const p = this.providers.get(method);
     if (!p || !(await this.configured(p)))
       throw new BillingError('billing_gateway_not_configured', 'This payment method is not available.');
+    // saving needs a client to save for and a gateway that can; otherwise this is a plain checkout
+    const saveFor = opts.saveMethod && invoice.clientId && canSave(p) ? invoice.clientId : null;
     const origin = { channel: 'gateway' as const, method, actor: gatewayActor(method) };
     const recorded = await this.d.core.apply(
       { action: 'record', invoiceId: invoice.id, amount: amount.toString(), method, status: 'pending', notes: 'checkout', supersede: true },
@@ -388,20 +400,21 @@ export class GatewayRuntime {
     );
     const payment = recorded.payment!;
     try {
-      const result = await p.checkout(
-        {
-          payment: view(payment),
-          invoice: {
-            id: invoice.id,
-            number: invoice.number,
-            title: invoice.title,
-            customer: { name: invoice.customer.name, email: invoice.customer.email },
-          },
-          returnUrl: urls.returnUrl(payment.reference),
-          cancelUrl: urls.cancelUrl(payment.reference),
-        },
-        await this.context(p),
-      );
+      const request = {
+        payment: view(payment),
+        invoice: invoiceView(invoice),
+        returnUrl: urls.returnUrl(payment.reference),
+        cancelUrl: urls.cancelUrl(payment.reference),
+      };
+      const ctx = await this.context(p);
+      let result;
+      if (saveFor) {
+        await this.d.db.query('update billing_payments set save_for_client = $2 where id = $1', [payment.id, saveFor]);
+        const [earlier] = await this.d.saved.usable(saveFor, method);
+        result = await p.saveMethod!({ ...request, gatewayCustomer: earlier?.gatewayCustomer ?? null }, ctx);
+      } else {
+        result = await p.checkout(request, ctx);
+      }
       if (result.transactionId) {
         await this.d.db.query('update billing_payments set transaction_id = $2, updated_at = now() where id = $1', [
           payment.id,
@@ -417,6 +430,48 @@ export class GatewayRuntime {
       this.d.log.warn({ err, gateway: method, payment: payment.reference }, 'checkout failed');
       throw isBillingError(err) && err.code === 'billing_gateway_unreachable' ? err : unreachable();
     }
+  }
+
+  /**
+   * Autopay: charges the client's newest saved method of a gateway that can charge it, off-session, for
+   * what `invoice` has due. `key` names this attempt (invoice and attempt number): the pending payment is
+   * recorded under it, so a repeated call finds the same payment and asks the gateway again with the
+   * same idempotency key (the payment's reference) — one charge per attempt, however often it runs.
+   * Nothing here completes the payment: the gateway's verified webhook does, as for any payment.
+   * Answers null when there is nothing to charge with (no saved method, its gateway inactive).
+   */
+  async chargeSaved(invoice: BillingDocument, key: string): Promise<{ payment: Payment; savedMethodId: number } | null> {
+    if (!invoice.clientId) return null;
+    let chosen: { p: GatewayProvider; m: Awaited<ReturnType<SavedMethods['usable']>>[number] } | null = null;
+    for (const m of await this.d.saved.usable(invoice.clientId)) {
+      const p = this.providers.get(m.method);
+      if (p?.chargeSaved && (await this.configured(p))) {
+        chosen = { p, m };
+        break;
+      }
+    }
+    if (!chosen) return null;
+    const { p, m } = chosen;
+    const origin = { channel: 'gateway' as const, method: p.method, actor: gatewayActor(p.method) };
+    const due = Money.parse(invoice.totals.due, invoice.currency as CurrencyCode);
+    const recorded = await this.d.core.apply(
+      { action: 'record', invoiceId: invoice.id, amount: due.toString(), method: p.method, status: 'pending', notes: 'autopay', key },
+      origin,
+    );
+    const payment = recorded.payment;
+    if (!payment) return null;
+    if (payment.status !== 'pending') return { payment, savedMethodId: m.id };
+    const result = await p.chargeSaved!(
+      { payment: view(payment), invoice: invoiceView(invoice), saved: { token: m.token, customer: m.gatewayCustomer } },
+      await this.context(p),
+    );
+    if (result.transactionId) {
+      await this.d.db.query(
+        'update billing_payments set transaction_id = $2, updated_at = now() where id = $1 and transaction_id is null',
+        [payment.id, result.transactionId],
+      );
+    }
+    return { payment, savedMethodId: m.id };
   }
 
   /** Asks the gateway about every pending payment of its method, and applies what it reports. */
@@ -572,6 +627,22 @@ function view(p: Payment): GatewayPaymentView {
     createdAt: p.createdAt,
   };
 }
+
+function withoutSaved<T extends { saved?: unknown }>({ saved: _saved, ...rest }: T): Omit<T, 'saved'> {
+  return rest;
+}
+
+function invoiceView(invoice: BillingDocument) {
+  return {
+    id: invoice.id,
+    number: invoice.number,
+    title: invoice.title,
+    customer: { name: invoice.customer.name, email: invoice.customer.email },
+  };
+}
+
+/** Whether a gateway can save a means of payment and charge it later (both halves, or neither counts). */
+const canSave = (p: GatewayProvider): boolean => typeof p.saveMethod === 'function' && typeof p.chargeSaved === 'function';
 
 function gatewayActor(method: string): Actor {
   return { ...SYSTEM, name: method };

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ajax, ApiError, restPage, type Page } from '../api.ts';
 import type { Client } from '../rest-types.ts';
 import { can, DataTable, Field, money, Notice, type Props } from '../ui.tsx';
+import { SavedMethods } from './saved-methods.tsx';
 
 export function Clients({ props }: { props: Props }) {
   const [search, setSearch] = useState('');
@@ -87,6 +88,7 @@ export function Clients({ props }: { props: Props }) {
           <button type="button" onClick={() => setEditing(null)}>
             Cancel
           </button>
+          {editing.id && <SavedMethods clientId={editing.id} name={editing.name ?? ''} />}
         </form>
       )}
       <DataTable
