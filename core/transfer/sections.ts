@@ -33,11 +33,15 @@ export const CORE_SECTIONS: readonly ExportSection[] = [
     later: ['invoice_id', 'parent_id'],
   },
   { name: 'payments', table: 'billing_payments', key: ['id'], sequence: 'billing_payments_id_seq' },
+  // a client's saved card or mandate is the gateway's token: it travels only with the other secrets
+  { name: 'payment_methods', table: 'billing_payment_methods', key: ['id'], secret: true },
   { name: 'payment_refunds', table: 'billing_payment_refunds', key: ['id'] },
   { name: 'payment_events', table: 'billing_payment_events', key: ['key'] },
   { name: 'gateway_deliveries', table: 'billing_gateway_deliveries', key: ['id'] },
   { name: 'mail_log', table: 'billing_mail_log', key: ['id'] },
   { name: 'audit_log', table: 'billing_audit_log', key: ['id'] },
+  // the site's own wording of the customer's texts
+  { name: 'translations', table: 'billing_translations', key: ['locale', 'key'] },
 ];
 
 /**

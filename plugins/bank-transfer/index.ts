@@ -127,6 +127,14 @@ export default definePlugin({
   objects: [{ kind: 'bank_statement', noun: 'bank statement', table: 'bank_transfer_statements', owner: 'imported_by' }],
   screens: [statementsScreen, importScreen],
   listeners: [
+    // statements and their entries travel in exports, and so do the keys that make a statement imported
+    // again after a restore a duplicate rather than a second payment
+    filter('billing_export_sections', () => async (sections) => [
+      ...sections,
+      { name: 'bank-transfer/statements', table: 'bank_transfer_statements', key: ['id'] },
+      { name: 'bank-transfer/entries', table: 'bank_transfer_entries', key: ['statement_id', 'n'] },
+      { name: 'bank-transfer/entry_keys', table: 'bank_transfer_entry_keys', key: ['entry_key'] },
+    ]),
     // the reference is part of what the invoice says to its payer, so a failure must not drop it silently
     filter('billing_rest_invoice', (ctx: PluginContext) => async (data, invoice) => {
       if ((invoice as BillingDocument).kind !== 'invoice') return data;

@@ -247,6 +247,8 @@ export default definePlugin<Services>({
       ...sections,
       { name: 'recurring/profiles', table: 'recurring_profiles', key: ['id'] },
       { name: 'recurring/periods', table: 'recurring_periods', key: ['profile_id', 'period_date'] },
+      // and autopay's attempts, so a restored instance neither charges a period again nor forgets a retry
+      { name: 'recurring/autopay_attempts', table: 'recurring_autopay_attempts', key: ['id'] },
     ]),
     filter('billing_invoice_autopay', (ctx: PluginContext) => async (autopay, invoice) => autopay || isAutopayInvoice(ctx, invoice)),
   ],
