@@ -5,6 +5,7 @@ import { defineModule, type ModuleContext } from '../modules/define-module.ts';
 import type { SettingsDeclaration } from '../options/option-map.ts';
 import { backupName, runBackup } from './backup.ts';
 import { exportArchive } from './export.ts';
+import { exportRoute } from './export-route.ts';
 import { stderrProgress } from './progress.ts';
 import { restoreArchive } from './restore.ts';
 import { checkSections, CORE_SECTIONS } from './sections.ts';
@@ -53,6 +54,7 @@ export const transferModule = defineModule({
         .map((d) => d.key),
     renderPdf: async (doc, parent) => (await ctx.use.documents.pdfs.render(doc, { parent })).bytes,
   }),
+  rest: (ctx: TransferContext) => [exportRoute(ctx.self, ctx.config.dataDir)],
   commands: (ctx: TransferContext) => [
     {
       words: ['export'],

@@ -1,7 +1,8 @@
 // Settings › Import & export in Chromium: reached from Settings, a FreshBooks-shaped CSV uploaded with
 // its preset, one column's mapping changed, imported with a progress bar, and the result read — then
-// the same file again, which creates nothing.
+// the same file again, which creates nothing; and an export downloaded from the same screen.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { CLI } from '../../core/audit/audit.ts';
@@ -101,6 +102,19 @@ suite('Settings › Import & export', () => {
     await upload(page, 'freshbooks-invoices.csv', 'Invoices', 'FreshBooks');
     const invoices = await importNow(page);
     expect(await fact(invoices, 'Created')).toBe('2');
+    expect(problems).toEqual([]);
+    await close();
+  }, 120_000);
+
+  it('downloads an export of everything, named as the service names it', async () => {
+    const { page, problems, close } = await signedIn(h, 'owner');
+    await open(h, page, 'import-export.php');
+    const panel = page.getByRole('region', { name: 'Export' });
+    const [file] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download export' }).click()]);
+    expect(file.suggestedFilename()).toMatch(/^billing-export-\d{8}T\d{9}Z\.tar\.gz$/);
+    // a gzip stream: what `billing import` reads
+    const bytes = await readFile((await file.path())!);
+    expect([bytes[0], bytes[1]]).toEqual([0x1f, 0x8b]);
     expect(problems).toEqual([]);
     await close();
   }, 120_000);

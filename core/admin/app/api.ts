@@ -105,6 +105,34 @@ export async function rest<T = any>(
   return { data: json as T, headers: res.headers };
 }
 
+/**
+ * A file the service answers under /wp-json/billing/v1 (a PDF, an export archive), fetched with the
+ * page's nonce — a plain link would carry no credentials — with the name the service gives it.
+ */
+export async function restFile(path: string): Promise<{ blob: Blob; name: string }> {
+  const root = (meta('billing-rest-root') || '/wp-json/').replace(/^https?:\/\/[^/]+/, '');
+  let res: Response;
+  try {
+    res = await fetch(`${root}billing/v1${path}`, { credentials: 'same-origin', headers: { 'X-WP-Nonce': meta('billing-rest-nonce') } });
+  } catch {
+    throw new ApiError('network', 'The service could not be reached. Check the connection and try again.');
+  }
+  if (!res.ok) throw failure(await res.json().catch(() => null), res.status);
+  const name = /filename="?([^";]+)"?/.exec(res.headers.get('Content-Disposition') ?? '')?.[1] ?? 'download';
+  return { blob: await res.blob(), name };
+}
+
+/** Saves a file the service answers, as the browser saves a download. */
+export async function download(path: string): Promise<void> {
+  const { blob, name } = await restFile(path);
+  const url = URL.createObjectURL(blob);
+  const a = Object.assign(document.createElement('a'), { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
 export async function restPage<T>(path: string, query: Record<string, string | number | undefined>): Promise<Page<T>> {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') q.set(k, String(v));

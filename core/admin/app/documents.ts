@@ -1,5 +1,5 @@
 // What the invoice and quote screens share: the kinds, their statuses, the customer's name and address, the PDF.
-import { ApiError } from './api.ts';
+import { restFile } from './api.ts';
 import type { Doc } from './rest-types.ts';
 
 export type Kind = 'invoice' | 'quote';
@@ -14,16 +14,10 @@ export const STATUSES: Record<Kind, string[]> = {
 export const customerName = (d: Doc) => d.customer?.name ?? '';
 export const customerEmail = (d: Doc) => d.customer?.email ?? '';
 
-/** Opens a document's PDF (fetched with the REST nonce: a plain link would carry no credentials). */
+/** Opens a document's PDF in a new tab. */
 export async function openPdf(kind: Kind, id: number): Promise<void> {
-  const meta = (n: string) => document.querySelector<HTMLMetaElement>(`meta[name="${n}"]`)?.content ?? '';
-  const root = meta('billing-rest-root').replace(/^https?:\/\/[^/]+/, '') || '/wp-json/';
-  const res = await fetch(`${root}billing/v1/${kind}s/${id}/pdf`, {
-    credentials: 'same-origin',
-    headers: { 'X-WP-Nonce': meta('billing-rest-nonce') },
-  });
-  if (!res.ok) throw new ApiError('pdf', `The PDF could not be made (HTTP ${res.status}).`);
-  const url = URL.createObjectURL(await res.blob());
+  const { blob } = await restFile(`/${kind}s/${id}/pdf`);
+  const url = URL.createObjectURL(blob);
   window.open(url, '_blank', 'noopener');
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }

@@ -1,4 +1,7 @@
 import type { Request, Response } from 'express';
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import { ANONYMOUS, NOBODY, type Authenticator, type AuthUser } from '../auth.ts';
 import { BillingError } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
@@ -9,7 +12,7 @@ import { restErrorBody } from '../error-bodies.ts';
 import { corsHeaders, wantsBasicChallenge } from './cors.ts';
 import { applyFields } from './fields.ts';
 import type { Idempotency } from './idempotency.ts';
-import { RestResponse, type ArgSchema, type HttpMethod, type RestRequest, type RestRoute } from './route.ts';
+import { RestResponse, type ArgSchema, type HttpMethod, type RestFile, type RestRequest, type RestRoute } from './route.ts';
 import { RouteRegistry } from './route-registry.ts';
 
 const METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -176,6 +179,7 @@ export class RestServer {
         if (k.toLowerCase() === 'link') res.setHeader('Link', `${res.getHeader('Link')}, ${v}`);
         else res.setHeader(k, v);
       }
+      if (response.file) return sendFile(res, response.file, method);
       if (response.raw) {
         res.status(response.status).type(response.raw.contentType);
         res.end(method === 'HEAD' ? undefined : response.raw.body);
@@ -318,4 +322,20 @@ function refuseBadText(value: unknown, where: string): void {
 
 function unavailable(): BillingError {
   return new BillingError('billing_unavailable', 'The service cannot reach its database right now; please try again shortly.');
+}
+
+/**
+ * Streams a temporary file as a download and deletes it, whether the client read it all or went away:
+ * the file is the answer's only copy, so memory stays flat whatever its size.
+ */
+async function sendFile(res: Response, file: RestFile, method: string): Promise<void> {
+  try {
+    res.status(200).type(file.contentType).attachment(file.name);
+    if (method === 'HEAD') res.end();
+    else await pipeline(createReadStream(file.path), res);
+  } catch {
+    // the client left mid-download: nothing to answer, the file still goes
+  } finally {
+    await rm(file.path, { force: true });
+  }
 }

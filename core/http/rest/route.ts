@@ -93,11 +93,32 @@ export class RestResponse {
   readonly headers: Record<string, string>;
   /** Set for non-JSON answers (a PDF). */
   readonly raw?: { contentType: string; body: Buffer };
+  /** Set for a download too large to hold in memory: streamed from disk, then deleted (`RestResponse.file`). */
+  readonly file?: RestFile;
 
-  constructor(data: unknown, status = 200, headers: Record<string, string> = {}, raw?: { contentType: string; body: Buffer }) {
+  constructor(
+    data: unknown,
+    status = 200,
+    headers: Record<string, string> = {},
+    raw?: { contentType: string; body: Buffer },
+    file?: RestFile,
+  ) {
     this.data = data;
     this.status = status;
     this.headers = headers;
     this.raw = raw;
+    this.file = file;
   }
+
+  /** A file on disk sent as a download named `name`, deleted once sent or abandoned (an export archive). */
+  static file(path: string, contentType: string, name: string): RestResponse {
+    return new RestResponse(null, 200, {}, undefined, { path, contentType, name });
+  }
+}
+
+/** A temporary file answered as a download (`Content-Disposition: attachment`). */
+export interface RestFile {
+  path: string;
+  contentType: string;
+  name: string;
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { rest } from '../api.ts';
+import { download, rest } from '../api.ts';
 import type { ImportPreview, ImportState } from '../rest-types.ts';
 import { Busy, DataTable, Field, Notice, type Props } from '../ui.tsx';
 
@@ -238,6 +238,38 @@ export function ImportExport({ props }: { props: Props & { resources: ResourceSp
           )}
         </section>
       )}
+      <ExportPanel />
     </div>
+  );
+}
+
+/** Moving out: everything as one archive, restored elsewhere with `billing import <archive>`. */
+function ExportPanel() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  async function take() {
+    setBusy(true);
+    setError('');
+    try {
+      await download('/export');
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <section aria-label="Export" class="billing-panel">
+      <h2>Export everything</h2>
+      <p class="billing-sub">
+        One archive of every client, document, payment, setting and the audit log, to keep or to move to another server with{' '}
+        <code>billing import &lt;archive&gt;</code>. Passwords and gateway keys are left out; they leave only through the command line.
+      </p>
+      {error && <Notice kind="error">{error}</Notice>}
+      <button type="button" class="button" onClick={take} disabled={busy}>
+        Download export
+      </button>
+      {busy && <Busy text="Writing the archive…" />}
+    </section>
   );
 }
