@@ -2,7 +2,7 @@
 // the EPC and Swiss QR codes decoded back from the page's SVG (rendered by resvg, read by jsQR); bank
 // statements in CAMT.053 and MT940 recording exactly the expected payments, once, even from two instances
 // at the same time; hostile XML refused.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Resvg } from '@resvg/resvg-js';
 import jsQRModule from 'jsqr';
 import { SwissQRBill } from 'swissqrbill/svg';
@@ -16,6 +16,10 @@ import { invoiceRfReference, qrReference } from '../../plugins/bank-transfer/ref
 import { swissData, type BankSettings } from '../../plugins/bank-transfer/payment-codes.ts';
 import { Money } from '../../core/money/index.ts';
 import { ACCOUNT, camt053, mt940, type TestEntry } from './statement-files.ts';
+
+// each test renders PDFs and pages and rasterises their QR codes: on a busy two-core machine more than
+// the default minute
+jest.setTimeout(180_000);
 
 // jsQR is CommonJS with a default export
 const jsQR = ((jsQRModule as any).default ?? jsQRModule) as unknown as typeof jsQRModule.default;
