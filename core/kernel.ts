@@ -115,6 +115,8 @@ export class Kernel {
       log: log.child({ part: 'plugins' }),
       loader: this.loader,
       contextFor: (def) => this.pluginContext(def),
+      dataDir: config.dataDir,
+      api: () => pluginApi(this.api),
     });
     const services: Partial<ServiceMap> = {
       hooks: this.hooks,

@@ -57,6 +57,8 @@ export interface PluginDefinition<S = any> extends Contributions<PluginContext<S
   services?(ctx: PluginContext<undefined>): S;
   activate?(ctx: PluginContext<S>): Promise<void>;
   deactivate?(ctx: PluginContext<S>): Promise<void>;
+  /** Run by `billing plugin uninstall --purge` before its tables and options are dropped. */
+  uninstall?(ctx: PluginContext<S>): Promise<void>;
 }
 
 const NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;

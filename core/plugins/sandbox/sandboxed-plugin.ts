@@ -1,0 +1,181 @@
+import type { Database } from '../../db/database.ts';
+import { BillingError, isBillingError } from '../../errors.ts';
+import type { Logger } from '../../log.ts';
+import type { PluginApi } from '../../modules/service-api.ts';
+import type { OptionsStore } from '../../options/options.ts';
+import type { PluginDefinition } from '../define-plugin.ts';
+import { hostAllowed, permissionDenied, permissionName, type PluginPermissions } from '../permissions.ts';
+import { Sandbox, SandboxFault, type SandboxBounds } from './sandbox.ts';
+
+export interface SandboxDeps {
+  db: Database;
+  options: OptionsStore;
+  api: PluginApi;
+  log: Logger;
+  /** Logs and audits a refused attempt (`plugin.permission_denied`). */
+  denied(plugin: string, permission: string): Promise<void>;
+  /** A call broke a bound or threw: counted towards the plugin's fault limit. */
+  fault(plugin: string, err: Error): void;
+  bounds(): Promise<SandboxBounds>;
+}
+
+const IDENT = /^[a-z_][a-z0-9_]{0,62}$/;
+const FETCH_BYTES = 1024 * 1024;
+const FETCH_MS = 10_000;
+
+/**
+ * A plugin from a package, run in its own sandbox: its declarations read out of the realm as data, each
+ * handler a call into it. The context calls it makes are answered here, each checked against its
+ * permissions at the point of use (docs/sandbox.md).
+ */
+export async function sandboxedPlugin(
+  name: string,
+  files: ReadonlyMap<string, Buffer>,
+  main: string,
+  perms: PluginPermissions,
+  deps: SandboxDeps,
+): Promise<{ definition: PluginDefinition; sandbox: Sandbox }> {
+  const log = deps.log.child({ plugin: name, sandboxed: true });
+  let declared: Record<string, unknown> = {};
+  const refuse = async (permission: string): Promise<never> => {
+    await deps.denied(name, permission);
+    throw permissionDenied(name, permission);
+  };
+  const ops = async (op: string, args: any[]): Promise<unknown> => {
+    switch (op) {
+      case 'options.get':
+      case 'options.getMany': {
+        const keys: string[] = op === 'options.get' ? [String(args[0])] : (args[0] ?? []).map(String);
+        for (const k of keys) if (!(k in declared)) await refuse(permissionName('read', `option ${k}`));
+        return op === 'options.get' ? deps.options.get(keys[0] as never) : deps.options.getMany(keys as never);
+      }
+      case 'read': {
+        const [resource, method, arg] = args as [string, string, unknown];
+        if (!perms.read.includes(resource)) await refuse(permissionName('read', resource));
+        const service = (deps.api as unknown as Record<string, Record<string, (a: unknown) => Promise<unknown>>>)[resource];
+        if (!service || (method !== 'get' && method !== 'list')) throw new BillingError('rest_invalid_param', `${resource}.${method} is not readable`);
+        return service[method]!.call(service, method === 'get' ? Number(arg) : arg);
+      }
+      case 'tables.select':
+      case 'tables.insert':
+      case 'tables.update':
+      case 'tables.delete':
+        if (!perms.tables.includes(String(args[0]))) await refuse(permissionName('tables', String(args[0])));
+        return tableOp(deps.db, op.slice('tables.'.length), args);
+      case 'fetch': {
+        const url = new URL(String(args[0]));
+        if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !hostAllowed(perms, url.hostname)) {
+          await refuse(permissionName('hosts', url.hostname || url.protocol));
+        }
+        return boundedFetch(url, (args[1] ?? {}) as { method?: string; headers?: Record<string, string>; body?: string });
+      }
+      default:
+        return refuse(`api: ${op}`);
+    }
+  };
+  const { sandbox, manifest } = await Sandbox.load(name, files, main, await deps.bounds(), {
+    ops,
+    deny: (permission) => void deps.denied(name, permission).catch((err) => log.error({ err }, 'could not audit a refusal')),
+    log: (level, message, fields) => log[level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'info']({ fields }, message),
+  });
+  declared = (manifest.settings as Record<string, unknown>) ?? {};
+  const errors = (manifest.errors as Record<string, unknown>) ?? {};
+  const call = async (id: number, args: unknown[]): Promise<any> => {
+    try {
+      return await sandbox.call(id, args);
+    } catch (err) {
+      const guest = (err as { guest?: { code: string | null; message: string; data: unknown } }).guest;
+      if (guest?.code && guest.code in errors) throw new BillingError(guest.code as never, guest.message, (guest.data ?? undefined) as never);
+      if (isBillingError(err)) throw err; // a refused permission: already audited, not a fault of the realm
+      deps.fault(name, err as Error);
+      throw err instanceof SandboxFault ? err : new SandboxFault(String(err));
+    }
+  };
+  const m = manifest as any;
+  const definition: PluginDefinition = {
+    name: String(m.name),
+    version: String(m.version),
+    title: m.title,
+    description: m.description,
+    compatibility: m.compatibility,
+    settings: m.settings,
+    errors: m.errors,
+    migrations: m.migrations,
+    capabilities: m.capabilities,
+    grants: m.grants,
+    roles: m.roles,
+    assets: m.assets,
+    hooks: m.hooks,
+    listeners: (m.listeners ?? []).map((l: { kind: 'action' | 'filter'; hook: string; priority: number; id: number }) => ({
+      kind: l.kind,
+      hook: l.hook,
+      priority: l.priority,
+      make: () => (...args: unknown[]) => call(l.id, args),
+    })),
+    rest: (m.rest ?? []).map((r: Record<string, any>) => ({
+      ...r,
+      handler: (req: { params: unknown; method?: string; user?: { id: number; login: string } | null }) =>
+        call(r.id, [{ params: req.params, method: req.method, user: req.user ? { id: req.user.id, login: req.user.login } : null }]),
+    })),
+    jobs: (m.jobs ?? []).map((j: Record<string, any>) => ({ ...j, run: (run: unknown) => call(j.id, [run]) })),
+    activate: m.activate === null ? undefined : async () => void (await call(m.activate, [])),
+    deactivate: m.deactivate === null ? undefined : async () => void (await call(m.deactivate, [])),
+    uninstall: m.uninstall === null ? undefined : async () => void (await call(m.uninstall, [])),
+    // parts only code in the service's realm can provide: declared, they are refused by the permission check
+    ...Object.fromEntries((m.other ?? []).map((k: string) => [k, [k]])),
+  } as PluginDefinition;
+  return { definition, sandbox };
+}
+
+/** A plugin's own table through four verbs; names are checked identifiers, values always parameters. */
+async function tableOp(db: Database, verb: string, args: any[]): Promise<unknown> {
+  const [table, a, b] = args as [string, Record<string, unknown> | undefined, Record<string, unknown> | undefined];
+  const cols = (o: Record<string, unknown> | undefined) => {
+    const keys = Object.keys(o ?? {});
+    for (const k of keys) if (!IDENT.test(k)) throw new BillingError('rest_invalid_param', `${k} is not a column name`);
+    return keys;
+  };
+  const params: unknown[] = [];
+  const where = (o: Record<string, unknown> | undefined) => {
+    const keys = cols(o);
+    return keys.length ? ` where ${keys.map((k) => (params.push(o![k]), `"${k}" = $${params.length}`)).join(' and ')}` : '';
+  };
+  if (verb === 'select') return db.query(`select * from "${table}"${where(a)} limit 1000`, params);
+  if (verb === 'delete') return (await db.query(`delete from "${table}"${where(a)} returning *`, params)).length;
+  if (verb === 'insert') {
+    const keys = cols(a);
+    const values = keys.map((k) => (params.push(a![k]), `$${params.length}`));
+    return (await db.query(`insert into "${table}" (${keys.map((k) => `"${k}"`).join(', ')}) values (${values.join(', ')}) returning *`, params))[0];
+  }
+  if (verb === 'update') {
+    const sets = cols(b).map((k) => (params.push(b![k]), `"${k}" = $${params.length}`));
+    if (!sets.length) return 0;
+    return (await db.query(`update "${table}" set ${sets.join(', ')}${where(a)} returning *`, params)).length;
+  }
+  throw new BillingError('rest_invalid_param', `unknown table verb ${verb}`);
+}
+
+/** The service fetches for the plugin: bounded in time and in the body it reads, no redirect followed. */
+async function boundedFetch(url: URL, init: { method?: string; headers?: Record<string, string>; body?: string }) {
+  const res = await fetch(url, {
+    method: init.method ?? 'GET',
+    headers: init.headers,
+    body: init.body,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(FETCH_MS),
+  });
+  const reader = res.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > FETCH_BYTES) {
+      await reader.cancel();
+      throw new BillingError('rest_invalid_param', `the answer of ${url.host} is larger than ${FETCH_BYTES} bytes`);
+    }
+    chunks.push(value);
+  }
+  return { status: res.status, headers: Object.fromEntries([...(res.headers as unknown as Iterable<[string, string]>)]), body: Buffer.concat(chunks).toString('utf8') };
+}
