@@ -43,7 +43,12 @@ export function packageTarball(source: string): Buffer {
       timeout: 120_000,
     });
     JSON.parse(out); // npm answers JSON when it packed; the one file in `dir` is the tarball
-    return readBounded(join(dir, readdirSync(dir).find((f) => f.endsWith('.tgz'))!));
+    return readBounded(
+      join(
+        dir,
+        readdirSync(dir).find((f) => f.endsWith('.tgz'))!,
+      ),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -75,7 +80,8 @@ export function checkPackage(files: ReadonlyMap<string, Buffer>, serviceVersion:
   const invalid = (why: string) => new BillingError('billing_plugin_package_invalid', `${pkg.name ?? 'the package'}: ${why}`);
   const billing = pkg.billing;
   if (billing?.plugin !== true) throw invalid('package.json has no "billing": {"plugin": true}');
-  if (typeof pkg.name !== 'string' || !/^[a-z0-9][a-z0-9-]{0,62}$/.test(pkg.name)) throw invalid('the name must be kebab-case, without a scope');
+  if (typeof pkg.name !== 'string' || !/^[a-z0-9][a-z0-9-]{0,62}$/.test(pkg.name))
+    throw invalid('the name must be kebab-case, without a scope');
   if (!semver.valid(pkg.version)) throw invalid('the version is not semver');
   if (typeof billing.compatibility !== 'string' || !semver.validRange(billing.compatibility)) {
     throw invalid('billing.compatibility must be a semver range');
@@ -89,7 +95,13 @@ export function checkPackage(files: ReadonlyMap<string, Buffer>, serviceVersion:
   }
   const main = String(pkg.exports?.['.'] ?? pkg.main ?? 'index.js').replace(/^\.\//, '');
   if (!files.has(main)) throw invalid(`its main file ${main} is not in the package`);
-  return { name: pkg.name, version: pkg.version, main, compatibility: billing.compatibility, permissions: parsePermissions(pkg.name, billing.permissions) };
+  return {
+    name: pkg.name,
+    version: pkg.version,
+    main,
+    compatibility: billing.compatibility,
+    permissions: parsePermissions(pkg.name, billing.permissions),
+  };
 }
 
 /**
@@ -112,7 +124,9 @@ export class InstalledPlugins {
   ): Promise<InstalledPackage> {
     const integrity = integrityOf(tarball);
     if (opts.integrity !== undefined && opts.integrity !== integrity) {
-      throw new BillingError('billing_plugin_integrity', `the package's digest is ${integrity}, not the ${opts.integrity} expected`, { integrity });
+      throw new BillingError('billing_plugin_integrity', `the package's digest is ${integrity}, not the ${opts.integrity} expected`, {
+        integrity,
+      });
     }
     const manifest = checkPackage(readPackageArchive(tarball), opts.serviceVersion, opts.bundled);
     await this.db.transaction(async (tx) => {
@@ -150,13 +164,14 @@ export class InstalledPlugins {
 
   /** The package's files, unpacked under DATA_DIR/plugins/<name>/<digest> (once per digest). */
   async unpack(pkg: InstalledPackage): Promise<{ dir: string; files: Map<string, Buffer> }> {
-    const [row] = await this.db.query<{ tarball: Buffer }>('select tarball from billing_plugin_packages where name = $1 and integrity = $2', [
-      pkg.name,
-      pkg.integrity,
-    ]);
+    const [row] = await this.db.query<{ tarball: Buffer }>(
+      'select tarball from billing_plugin_packages where name = $1 and integrity = $2',
+      [pkg.name, pkg.integrity],
+    );
     if (!row) throw new BillingError('billing_unknown_plugin', `${pkg.name} is no longer installed`);
     const tarball = Buffer.from(row.tarball);
-    if (integrityOf(tarball) !== pkg.integrity) throw new BillingError('billing_plugin_integrity', `${pkg.name}: the stored package does not match its digest`);
+    if (integrityOf(tarball) !== pkg.integrity)
+      throw new BillingError('billing_plugin_integrity', `${pkg.name}: the stored package does not match its digest`);
     const files = readPackageArchive(tarball);
     const root = join(this.dataDir, 'plugins', pkg.name);
     const dir = join(root, Buffer.from(pkg.integrity).toString('hex').slice(14, 46));

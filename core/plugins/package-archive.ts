@@ -74,7 +74,14 @@ function text(header: Buffer, start: number, length: number): string {
 function safePath(name: string): string {
   const stripped = name.replace(/^[^/]+\//, '');
   const normal = posix.normalize(stripped);
-  if (!stripped || name.includes('\\') || posix.isAbsolute(stripped) || normal.startsWith('..') || normal !== stripped || stripped.includes('\0')) {
+  if (
+    !stripped ||
+    name.includes('\\') ||
+    posix.isAbsolute(stripped) ||
+    normal.startsWith('..') ||
+    normal !== stripped ||
+    stripped.includes('\0')
+  ) {
     throw refused(`the entry ${JSON.stringify(name)} has an unsafe path`);
   }
   return normal;

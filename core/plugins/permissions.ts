@@ -44,7 +44,10 @@ const validate = ajv.compile({
 /** A package's declared permissions, every kind present (empty when not declared). */
 export function parsePermissions(plugin: string, raw: unknown): PluginPermissions {
   if (!validate(raw ?? {})) {
-    throw new BillingError('billing_plugin_package_invalid', `${plugin}: billing.permissions is invalid: ${ajv.errorsText(validate.errors)}`);
+    throw new BillingError(
+      'billing_plugin_package_invalid',
+      `${plugin}: billing.permissions is invalid: ${ajv.errorsText(validate.errors)}`,
+    );
   }
   const given = (raw ?? {}) as Partial<PluginPermissions>;
   const out = Object.fromEntries(PERMISSION_KINDS.map((k) => [k, [...(given[k] ?? [])]])) as unknown as PluginPermissions;
@@ -117,12 +120,14 @@ const SQL_WORDS = new Set(['delete', 'update', 'cascade', 'set', 'restrict', 'no
 export function tablesNamed(sql: string): string[] {
   const out = new Set<string>();
   const text = sql.replace(/--.*$/gm, '').toLowerCase();
-  const re = /\b(?:table(?:\s+if\s+(?:not\s+)?exists)?|into|update|from|join|references|on|rename\s+to)\s+(?:only\s+)?("?[a-z_][a-z0-9_.$"]*)/g;
+  const re =
+    /\b(?:table(?:\s+if\s+(?:not\s+)?exists)?|into|update|from|join|references|on|rename\s+to)\s+(?:only\s+)?("?[a-z_][a-z0-9_.$"]*)/g;
   for (const m of text.matchAll(re)) {
     const name = m[1]!.replace(/"/g, '');
     if (!SQL_WORDS.has(name)) out.add(name);
   }
-  const forbidden = /\b(copy|grant|revoke|do|function|procedure|extension|role|trigger|language|server|pg_[a-z_]+|lo_[a-z_]+|dblink[a-z_]*)\b/g;
+  const forbidden =
+    /\b(copy|grant|revoke|do|function|procedure|extension|role|trigger|language|server|pg_[a-z_]+|lo_[a-z_]+|dblink[a-z_]*)\b/g;
   for (const m of text.matchAll(forbidden)) out.add(m[1]!);
   return [...out];
 }

@@ -301,12 +301,16 @@ export class PluginManager {
    */
   async denied(plugin: string, permission: string): Promise<void> {
     this.log.warn({ plugin, permission }, 'plugin permission denied');
-    await audit(this.db, { id: null, name: plugin }, {
-      action: 'plugin.permission_denied',
-      objectType: 'plugin',
-      objectId: plugin,
-      details: { permission },
-    });
+    await audit(
+      this.db,
+      { id: null, name: plugin },
+      {
+        action: 'plugin.permission_denied',
+        objectType: 'plugin',
+        objectId: plugin,
+        details: { permission },
+      },
+    );
   }
 
   /** Counts a sandboxed call's fault; at `plugin_fault_limit` in 10 minutes the plugin is deactivated everywhere. */
@@ -400,7 +404,11 @@ export class PluginManager {
   private installedOne(name: string): DiscoveredPlugin {
     const p = this.available.get(name);
     if (!p) throw new BillingError('billing_unknown_plugin', `no plugin named ${name} is installed`);
-    if (p.origin !== 'installed') throw new BillingError('billing_plugin_active', `${name} is part of the service or a folder; only installed packages are uninstalled`);
+    if (p.origin !== 'installed')
+      throw new BillingError(
+        'billing_plugin_active',
+        `${name} is part of the service or a folder; only installed packages are uninstalled`,
+      );
     return p;
   }
 

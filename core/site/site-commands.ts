@@ -33,7 +33,14 @@ export function siteCommands(k: SiteCommandDeps): Command[] {
       words: ['plugin', 'list'],
       usage: 'billing plugin list',
       run: async () =>
-        (await k.plugins.list()).map(({ name, version, title, active, source, integrity }) => ({ name, version, title, active, source, integrity })),
+        (await k.plugins.list()).map(({ name, version, title, active, source, integrity }) => ({
+          name,
+          version,
+          title,
+          active,
+          source,
+          integrity,
+        })),
       text: (rows) => table(rows, ['name', 'version', 'source', 'active', 'title', 'integrity']),
     },
     {

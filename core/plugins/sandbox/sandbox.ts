@@ -84,23 +84,26 @@ export class Sandbox {
           return vm.undefined;
         }
         const deferred = vm.newPromise();
-        hooks.ops(op, args).then(
-          (value) => {
+        hooks
+          .ops(op, args)
+          .then(
+            (value) => {
+              if (sandbox?.disposed) return;
+              vm.newString(JSON.stringify(value ?? null)).consume((s) => deferred.resolve(s));
+            },
+            (err: Error & { code?: string }) => {
+              if (sandbox?.disposed) return;
+              const e = vm.newError({ name: 'Error', message: err.message });
+              vm.setProp(e, 'code', vm.newString(err.code ?? 'error'));
+              deferred.reject(e);
+              e.dispose();
+            },
+          )
+          .finally(() => {
             if (sandbox?.disposed) return;
-            vm.newString(JSON.stringify(value ?? null)).consume((s) => deferred.resolve(s));
-          },
-          (err: Error & { code?: string }) => {
-            if (sandbox?.disposed) return;
-            const e = vm.newError({ name: 'Error', message: err.message });
-            vm.setProp(e, 'code', vm.newString(err.code ?? 'error'));
-            deferred.reject(e);
-            e.dispose();
-          },
-        ).finally(() => {
-          if (sandbox?.disposed) return;
-          deferred.dispose();
-          sandbox?.pump();
-        });
+            deferred.dispose();
+            sandbox?.pump();
+          });
         return deferred.handle;
       });
       vm.setProp(vm.global, '__host', host);

@@ -53,7 +53,8 @@ export async function sandboxedPlugin(
         const [resource, method, arg] = args as [string, string, unknown];
         if (!perms.read.includes(resource)) await refuse(permissionName('read', resource));
         const service = (deps.api as unknown as Record<string, Record<string, (a: unknown) => Promise<unknown>>>)[resource];
-        if (!service || (method !== 'get' && method !== 'list')) throw new BillingError('rest_invalid_param', `${resource}.${method} is not readable`);
+        if (!service || (method !== 'get' && method !== 'list'))
+          throw new BillingError('rest_invalid_param', `${resource}.${method} is not readable`);
         return service[method]!.call(service, method === 'get' ? Number(arg) : arg);
       }
       case 'tables.select':
@@ -85,7 +86,8 @@ export async function sandboxedPlugin(
       return await sandbox.call(id, args);
     } catch (err) {
       const guest = (err as { guest?: { code: string | null; message: string; data: unknown } }).guest;
-      if (guest?.code && guest.code in errors) throw new BillingError(guest.code as never, guest.message, (guest.data ?? undefined) as never);
+      if (guest?.code && guest.code in errors)
+        throw new BillingError(guest.code as never, guest.message, (guest.data ?? undefined) as never);
       if (isBillingError(err)) throw err; // a refused permission: already audited, not a fault of the realm
       deps.fault(name, err as Error);
       throw err instanceof SandboxFault ? err : new SandboxFault(String(err));
@@ -110,7 +112,10 @@ export async function sandboxedPlugin(
       kind: l.kind,
       hook: l.hook,
       priority: l.priority,
-      make: () => (...args: unknown[]) => call(l.id, args),
+      make:
+        () =>
+        (...args: unknown[]) =>
+          call(l.id, args),
     })),
     rest: (m.rest ?? []).map((r: Record<string, any>) => ({
       ...r,
@@ -145,7 +150,9 @@ async function tableOp(db: Database, verb: string, args: any[]): Promise<unknown
   if (verb === 'insert') {
     const keys = cols(a);
     const values = keys.map((k) => (params.push(a![k]), `$${params.length}`));
-    return (await db.query(`insert into "${table}" (${keys.map((k) => `"${k}"`).join(', ')}) values (${values.join(', ')}) returning *`, params))[0];
+    return (
+      await db.query(`insert into "${table}" (${keys.map((k) => `"${k}"`).join(', ')}) values (${values.join(', ')}) returning *`, params)
+    )[0];
   }
   if (verb === 'update') {
     const sets = cols(b).map((k) => (params.push(b![k]), `"${k}" = $${params.length}`));
@@ -177,5 +184,9 @@ async function boundedFetch(url: URL, init: { method?: string; headers?: Record<
     }
     chunks.push(value);
   }
-  return { status: res.status, headers: Object.fromEntries([...(res.headers as unknown as Iterable<[string, string]>)]), body: Buffer.concat(chunks).toString('utf8') };
+  return {
+    status: res.status,
+    headers: Object.fromEntries([...(res.headers as unknown as Iterable<[string, string]>)]),
+    body: Buffer.concat(chunks).toString('utf8'),
+  };
 }
