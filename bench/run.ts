@@ -13,6 +13,7 @@ import { payments } from './scenarios/payments.ts';
 import { pdf } from './scenarios/pdf.ts';
 import { recurring } from './scenarios/recurring.ts';
 import { reminders } from './scenarios/reminders.ts';
+import { sandbox } from './scenarios/sandbox.ts';
 import { scale } from './scenarios/scale.ts';
 import { screens } from './scenarios/screens.ts';
 import { webhooks } from './scenarios/webhooks.ts';
@@ -30,6 +31,7 @@ const SCENARIOS: Scenario[] = [
   webhooks,
   recurring,
   reminders,
+  sandbox,
   screens,
   scale,
   memory,

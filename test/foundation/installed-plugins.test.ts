@@ -183,3 +183,27 @@ describe('a plugin from a package is stopped, the service unharmed, the attempt 
     ]);
   });
 });
+
+describe('the Plugins screen and REST', () => {
+  it('install a .tgz uploaded by an administrator only, and show its permissions before activation', async () => {
+    const viewer = await svc.makeUser('peek', 'billing_viewer');
+    const post = (user: TestUser) =>
+      fetch(`${a.url}/wp-json/billing/v1/plugins`, {
+        method: 'POST',
+        headers: { authorization: user.authorization, 'content-type': 'application/gzip' },
+        body: new Uint8Array(tgz('stamp')),
+      });
+    expect((await post(viewer)).status).toBe(403);
+    const res = await post(admin);
+    const body = await res.json();
+    expect([res.status, body.code]).toEqual([201, undefined]);
+    expect(body.asks).toMatchObject({ hooks: 'billing_rest_invoice', read: 'invoices', hosts: 'none' });
+    const listed = (await (await get(a, '/plugins')).json()).find((p: { name: string }) => p.name === 'stamp');
+    expect(listed).toMatchObject({ source: 'installed', active: false, permissions: { tables: ['stamp_visits'] } });
+    await svc.makeUser('keeper', 'administrator', 'keeper-password-1');
+    const signedIn = await svc.ajax('keeper', 'keeper-password-1');
+    const page = await (await signedIn.session.fetch('/wp-admin/plugins.php')).text();
+    expect(page).toContain('read: invoices');
+    expect(page).toContain('installed (sandboxed)');
+  });
+});

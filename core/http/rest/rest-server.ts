@@ -281,7 +281,8 @@ function routePath(raw: string): string {
 }
 
 /** Content types a route gets as raw bytes (a Buffer in `RestRequest.body`), as WordPress's get_body() has them. */
-const RAW_TYPES = /^(application\/xml|text\/xml|application\/[\w.+-]+\+xml|application\/pdf|application\/octet-stream)\b/i;
+const RAW_TYPES =
+  /^(application\/xml|text\/xml|application\/[\w.+-]+\+xml|application\/pdf|application\/octet-stream|application\/(x-)?gzip)\b/i;
 
 /**
  * The request body: JSON (or a form, as WordPress takes them) as parameters; a file (XML, PDF) as its
