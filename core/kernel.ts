@@ -27,6 +27,7 @@ import { ContributionLoader, resolveContributions, type ContributionSink } from 
 import type { PluginContext, PluginDefinition } from './plugins/define-plugin.ts';
 import { discoverPlugins } from './plugins/discovery.ts';
 import { PluginManager } from './plugins/plugin-manager.ts';
+import { pluginTables } from './plugins/plugin-tables.ts';
 import { migrateCore, moduleOrder } from './schema.ts';
 import { restRepresentations } from './http/rest/representations.ts';
 import { ObjectScope } from './scope/object-scope.ts';
@@ -208,7 +209,7 @@ export class Kernel {
     const kernel = new Kernel(config, log, db, embedded, migrated);
     for (const { def, ctx } of kernel.modules) await def.init?.(ctx);
     for (const { def, ctx } of kernel.modules) kernel.loader.load(resolveContributions(def.name, def, ctx));
-    kernel.plugins.register(await discoverPlugins(config.pluginDirs, config.packageRoot));
+    await kernel.plugins.registerFound(await discoverPlugins(config.pluginDirs, config.packageRoot), config.sandboxedPlugins);
     await kernel.plugins.sync();
     kernel.revision = await currentRevision(db);
     if (opts.serve) {
@@ -335,6 +336,7 @@ export class Kernel {
       plugin: def.name,
       hooks: pluginHooks(this.hooks, def.name),
       api: pluginApi(this.api),
+      tables: pluginTables(this.db, def.name),
       self: undefined,
     };
     return def.services ? { ...ctx, self: def.services(ctx) } : ctx;

@@ -7,6 +7,7 @@ import { validCron } from '../jobs/scheduler.ts';
 import { ajv } from '../validation/ajv.ts';
 import { checkObjectKind } from '../scope/object-kind.ts';
 import type { Contributions, UnitContext } from './contributions.ts';
+import type { PluginTables } from './plugin-tables.ts';
 
 export { action, durable, filter, type ListenerDeclaration } from './contributions.ts';
 
@@ -21,6 +22,8 @@ export interface PluginContext<S = unknown> extends UnitContext {
   readonly plugin: string;
   readonly hooks: PluginHooks;
   readonly api: PluginApi;
+  /** Its own tables (prefixed with its name) through select/insert/update/delete, as in the sandbox. */
+  readonly tables: PluginTables;
   /** What the plugin's `services(ctx)` built for this context (undefined without `services`). */
   readonly self: S;
 }

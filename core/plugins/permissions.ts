@@ -131,3 +131,17 @@ export function tablesNamed(sql: string): string[] {
   for (const m of text.matchAll(forbidden)) out.add(m[1]!);
   return [...out];
 }
+
+/**
+ * The permissions a plugin's own declarations need, every core resource readable and no host: what a
+ * plugin of the service's own is given when it runs sandboxed.
+ */
+export function permissionsOf(def: PluginDefinition, ctx: unknown): PluginPermissions {
+  const none = Object.fromEntries(PERMISSION_KINDS.map((k) => [k, [] as string[]])) as unknown as PluginPermissions;
+  for (const p of undeclaredUses(def, none, ctx)) {
+    const [kind, value] = p.split(': ') as [PermissionKind, string];
+    if (!(kind === 'routes' && ['routers', 'screens', 'gateways', 'commands', 'queues'].includes(value))) none[kind].push(value);
+  }
+  none.read = [...READABLE];
+  return none;
+}

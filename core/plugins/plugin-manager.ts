@@ -11,7 +11,8 @@ import { resolveContributions, type ContributionLoader } from './contributions.t
 import { compatibleWith, type PluginContext, type PluginDefinition } from './define-plugin.ts';
 import type { DiscoveredPlugin, PluginOrigin } from './discovery.ts';
 import { InstalledPlugins, type InstalledPackage } from './installed-plugins.ts';
-import { permissionDenied, undeclaredUses, type PluginPermissions } from './permissions.ts';
+import { permissionDenied, permissionsOf, undeclaredUses, type PluginPermissions } from './permissions.ts';
+import { folderFiles } from './sandbox/folder-files.ts';
 import { sandboxedPlugin, type SandboxDeps } from './sandbox/sandboxed-plugin.ts';
 import type { Sandbox } from './sandbox/sandbox.ts';
 import { SYSTEM } from '../audit/audit.ts';
@@ -90,7 +91,31 @@ export class PluginManager {
   private readonly api: (() => PluginApi) | null;
   /** Installed plugins unpacked here, by name, with the digest they were loaded from. */
   private readonly sandboxes = new Map<string, { integrity: string; sandbox: Sandbox }>();
+  private readonly folderSandboxes = new Map<string, Sandbox>();
   private readonly faults = new Map<string, number[]>();
+
+  /**
+   * Makes discovered plugins known, each named in `sandboxed` loaded into a sandbox from its folder's
+   * files instead (docs/sandbox.md, "Running a plugin of the service sandboxed"), with the permissions
+   * its own declarations need, read access to every core resource and no host.
+   */
+  async registerFound(found: DiscoveredPlugin[], sandboxed: readonly string[] = []): Promise<void> {
+    const out: DiscoveredPlugin[] = [];
+    for (const p of found) {
+      const name = p.definition.name;
+      if (!sandboxed.includes(name)) {
+        out.push(p);
+        continue;
+      }
+      const files = folderFiles(p.source);
+      const main = ['index.js', 'index.ts'].find((f) => files.has(f))!;
+      const permissions = permissionsOf(p.definition, this.contextFor(p.definition));
+      const { definition, sandbox } = await sandboxedPlugin(name, files, main, permissions, this.sandboxDeps());
+      this.folderSandboxes.set(name, sandbox);
+      out.push({ ...p, definition, permissions, sandboxed: true });
+    }
+    this.register(out);
+  }
 
   /** Makes discovered plugins known; their settings and error codes are declared at once (settable while inactive). */
   register(plugins: DiscoveredPlugin[]): void {
@@ -191,6 +216,8 @@ export class PluginManager {
   async unloadAll(): Promise<void> {
     await this.queue;
     for (const name of [...this.loaded.keys()].reverse()) this.unload(name);
+    for (const { sandbox } of this.sandboxes.values()) sandbox.dispose();
+    for (const sandbox of this.folderSandboxes.values()) sandbox.dispose();
   }
 
   private async syncNow(): Promise<void> {

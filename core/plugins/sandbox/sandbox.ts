@@ -63,9 +63,10 @@ export class Sandbox {
     runtime.setMaxStackSize(512 * 1024);
     runtime.setModuleLoader(
       (name) => {
-        if (name === 'billing-service') return GUEST_MODULE;
+        // the plugin API, by its package name or (a plugin of the service's own) by its path in the service
+        if (name === 'billing-service' || name.endsWith('core/plugin-api.ts')) return GUEST_MODULE;
         const file = files.get(name);
-        if (file === undefined || !/\.(m?js|json)$/.test(name)) {
+        if (file === undefined || !/\.(m?js|ts|json)$/.test(name)) {
           hooks.deny(`module: ${name}`);
           throw new Error(`the module ${name} is not available in the sandbox`);
         }

@@ -6,6 +6,7 @@ import type { OptionsStore } from '../../options/options.ts';
 import type { PluginDefinition } from '../define-plugin.ts';
 import { hostAllowed, permissionDenied, permissionName, type PluginPermissions } from '../permissions.ts';
 import { Sandbox, SandboxFault, type SandboxBounds } from './sandbox.ts';
+import { tableVerb } from '../plugin-tables.ts';
 
 export interface SandboxDeps {
   db: Database;
@@ -19,7 +20,6 @@ export interface SandboxDeps {
   bounds(): Promise<SandboxBounds>;
 }
 
-const IDENT = /^[a-z_][a-z0-9_]{0,62}$/;
 const FETCH_BYTES = 1024 * 1024;
 const FETCH_MS = 10_000;
 
@@ -62,7 +62,7 @@ export async function sandboxedPlugin(
       case 'tables.update':
       case 'tables.delete':
         if (!perms.tables.includes(String(args[0]))) await refuse(permissionName('tables', String(args[0])));
-        return tableOp(deps.db, op.slice('tables.'.length), args);
+        return tableVerb(deps.db, op.slice('tables.'.length), args);
       case 'fetch': {
         const url = new URL(String(args[0]));
         if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !hostAllowed(perms, url.hostname)) {
@@ -130,36 +130,6 @@ export async function sandboxedPlugin(
     ...Object.fromEntries((m.other ?? []).map((k: string) => [k, [k]])),
   } as PluginDefinition;
   return { definition, sandbox };
-}
-
-/** A plugin's own table through four verbs; names are checked identifiers, values always parameters. */
-async function tableOp(db: Database, verb: string, args: any[]): Promise<unknown> {
-  const [table, a, b] = args as [string, Record<string, unknown> | undefined, Record<string, unknown> | undefined];
-  const cols = (o: Record<string, unknown> | undefined) => {
-    const keys = Object.keys(o ?? {});
-    for (const k of keys) if (!IDENT.test(k)) throw new BillingError('rest_invalid_param', `${k} is not a column name`);
-    return keys;
-  };
-  const params: unknown[] = [];
-  const where = (o: Record<string, unknown> | undefined) => {
-    const keys = cols(o);
-    return keys.length ? ` where ${keys.map((k) => (params.push(o![k]), `"${k}" = $${params.length}`)).join(' and ')}` : '';
-  };
-  if (verb === 'select') return db.query(`select * from "${table}"${where(a)} limit 1000`, params);
-  if (verb === 'delete') return (await db.query(`delete from "${table}"${where(a)} returning *`, params)).length;
-  if (verb === 'insert') {
-    const keys = cols(a);
-    const values = keys.map((k) => (params.push(a![k]), `$${params.length}`));
-    return (
-      await db.query(`insert into "${table}" (${keys.map((k) => `"${k}"`).join(', ')}) values (${values.join(', ')}) returning *`, params)
-    )[0];
-  }
-  if (verb === 'update') {
-    const sets = cols(b).map((k) => (params.push(b![k]), `"${k}" = $${params.length}`));
-    if (!sets.length) return 0;
-    return (await db.query(`update "${table}" set ${sets.join(', ')}${where(a)} returning *`, params)).length;
-  }
-  throw new BillingError('rest_invalid_param', `unknown table verb ${verb}`);
 }
 
 /** The service fetches for the plugin: bounded in time and in the body it reads, no redirect followed. */
