@@ -63,6 +63,8 @@ describe('installing a plugin package', () => {
     expect(res).toEqual({ stamp: `stamped ${(await a.api.invoices.get(invoiceId)).number}`, visits: 2 });
     const inv = await (await get(a, `/invoices/${invoiceId}`)).json();
     expect(inv.stamp).toBe(`stamped ${inv.number}`);
+    // the request as the sandbox sees it: no headers (the caller's credentials), no body, no capabilities
+    expect(inv.seen).toEqual(['method', 'params', 'path', 'user']);
     // the plugin's own error, declared in its definition, answers as itself
     const missing = await get(a, '/stamp?invoice=999999');
     expect(missing.status).toBe(404);
@@ -109,6 +111,8 @@ describe('a plugin from a package is stopped, the service unharmed, the attempt 
     const res = await get(a, '/evil-env');
     expect(res.status).toBe(500);
     expect(await res.text()).not.toContain(String(a.config.secretKey ?? 'no-secret-configured'));
+    // the guest throws at once; its refusal is written beside, as the request answers
+    await waitFor(async () => (await denials('evil-env')).length > 0, { what: 'the refusal in the audit log' });
     expect(await denials('evil-env')).toEqual(['global: process']);
   });
 
@@ -159,7 +163,9 @@ describe('a plugin from a package is stopped, the service unharmed, the attempt 
     expect((await get(a, `/invoices/${invoiceId}`)).status).toBe(200);
   });
 
-  it('allocates without end: the call fails, the service goes on', async () => {
+  it('allocates without end: the call fails at the memory bound, the service goes on', async () => {
+    // a smaller bound than the default keeps the test short; the bound is read when the sandbox is made
+    await a.options.set('plugin_memory_mb', 16, CLI);
     await installAndActivate('evil-alloc');
     const res = await get(a, '/evil-alloc');
     expect(res.status).toBe(500);

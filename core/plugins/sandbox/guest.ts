@@ -63,14 +63,21 @@ export const GUEST_PRELUDE = `
       other: ['routers', 'screens', 'gateways', 'commands', 'queues', 'ajax', 'webhooks'].filter((k) => def[k] !== undefined),
     });
   };
-  globalThis.__call = async (id, argsText) => {
+  // A handler that answers at once is answered at once (no promise round trip: the common filter);
+  // one that awaits answers a promise of the same JSON text.
+  const fail = (e) => {
+    const err = e && typeof e === 'object' ? e : { message: String(e) };
+    return JSON.stringify({ error: { code: err.code ?? null, message: String(err.message ?? err), data: err.data ?? null } });
+  };
+  const ok = (out) => JSON.stringify({ ok: out === undefined ? null : out });
+  globalThis.__call = (id, argsText) => {
+    let out;
     try {
-      const out = await handlers[id](...JSON.parse(argsText));
-      return JSON.stringify({ ok: out === undefined ? null : out });
+      out = handlers[id](...JSON.parse(argsText));
     } catch (e) {
-      const err = e && typeof e === 'object' ? e : { message: String(e) };
-      return JSON.stringify({ error: { code: err.code ?? null, message: String(err.message ?? err), data: err.data ?? null } });
+      return fail(e);
     }
+    return out && typeof out.then === 'function' ? Promise.resolve(out).then(ok, fail) : ok(out);
   };
 })();
 `;

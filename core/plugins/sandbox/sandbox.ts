@@ -147,29 +147,36 @@ export class Sandbox {
     const broken = new Promise<never>((_, rej) => (reject = rej));
     this.inFlight.add(reject);
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, rej) => {
-      timer = setTimeout(() => rej(new SandboxFault(`the call took longer than ${this.bounds.wallMs} ms`)), this.bounds.wallMs);
-    });
     try {
-      const promise = this.enter(() => {
+      const settled = this.enter(() => {
         const idH = this.vm.newNumber(id);
         const argsH = this.vm.newString(argsText);
         const res = this.vm.callFunction(this.callFn, this.vm.undefined, idH, argsH);
         idH.dispose();
         argsH.dispose();
         const handle = this.vm.unwrapResult(res);
-        const settled = this.vm.resolvePromise(handle);
+        // answered at once: the JSON text itself; else a promise of it
+        if (this.vm.typeof(handle) === 'string') return handle.consume((h) => this.vm.getString(h));
+        const promise = this.vm.resolvePromise(handle);
         handle.dispose();
-        return settled;
+        return promise;
       });
-      this.pump();
-      const result = await Promise.race([promise, broken, timeout]);
-      if (result.error) {
-        const e = this.vm.dump(result.error);
-        result.error.dispose();
-        throw new SandboxFault(String(e?.message ?? e));
+      let text: string;
+      if (typeof settled === 'string') text = settled;
+      else {
+        const timeout = new Promise<never>((_, rej) => {
+          timer = setTimeout(() => rej(new SandboxFault(`the call took longer than ${this.bounds.wallMs} ms`)), this.bounds.wallMs);
+        });
+        this.pump();
+        const result = await Promise.race([settled, broken, timeout]);
+        if (result.error) {
+          const e = this.vm.dump(result.error);
+          result.error.dispose();
+          throw new SandboxFault(String(e?.message ?? e));
+        }
+        text = result.value.consume((h) => this.vm.getString(h));
       }
-      const answer = JSON.parse(result.value.consume((h) => this.vm.getString(h))) as {
+      const answer = JSON.parse(text) as {
         ok?: unknown;
         error?: { code: string | null; message: string; data: unknown };
       };
@@ -242,13 +249,33 @@ function guestError(e: { code: string | null; message: string; data: unknown }):
   return err;
 }
 
+/**
+ * A request as a plugin in the sandbox sees it: never its headers (credentials, cookies), its raw body
+ * or the caller's capabilities — the method, the parameters, the path and who is calling.
+ */
+export function guestRequest(req: { method?: unknown; params?: unknown; user?: { id: number; login: string } | null; url?: unknown }) {
+  return {
+    method: req.method,
+    params: req.params,
+    path: req.url instanceof URL ? req.url.pathname : undefined,
+    user: req.user ? { id: req.user.id, login: req.user.login } : null,
+  };
+}
+
+function isRequest(v: object): v is Parameters<typeof guestRequest>[0] {
+  return 'headers' in v && 'params' in v && 'actor' in v;
+}
+
 /** A JSON copy of hook arguments: functions dropped, cycles cut, big integers as text, at most 1 MiB. */
 function toJson(value: unknown): string {
   const seen = new WeakSet<object>();
   const text = JSON.stringify(value, (_k, v: unknown) => {
     if (typeof v === 'bigint') return v.toString();
     if (typeof v === 'function' || typeof v === 'symbol') return undefined;
+    // raw bodies (a Buffer as its toJSON made it) and binary arrays are not the plugin's to read
+    if (ArrayBuffer.isView(v) || (v && typeof v === 'object' && (v as { type?: unknown }).type === 'Buffer')) return undefined;
     if (v && typeof v === 'object') {
+      if (isRequest(v)) return guestRequest(v);
       if (seen.has(v)) return undefined;
       seen.add(v);
     }

@@ -5,7 +5,7 @@ import type { PluginApi } from '../../modules/service-api.ts';
 import type { OptionsStore } from '../../options/options.ts';
 import type { PluginDefinition } from '../define-plugin.ts';
 import { hostAllowed, permissionDenied, permissionName, type PluginPermissions } from '../permissions.ts';
-import { Sandbox, SandboxFault, type SandboxBounds } from './sandbox.ts';
+import { guestRequest, Sandbox, SandboxFault, type SandboxBounds } from './sandbox.ts';
 import { tableVerb } from '../plugin-tables.ts';
 
 export interface SandboxDeps {
@@ -119,8 +119,7 @@ export async function sandboxedPlugin(
     })),
     rest: (m.rest ?? []).map((r: Record<string, any>) => ({
       ...r,
-      handler: (req: { params: unknown; method?: string; user?: { id: number; login: string } | null }) =>
-        call(r.id, [{ params: req.params, method: req.method, user: req.user ? { id: req.user.id, login: req.user.login } : null }]),
+      handler: (req: Parameters<typeof guestRequest>[0]) => call(r.id, [guestRequest(req)]),
     })),
     jobs: (m.jobs ?? []).map((j: Record<string, any>) => ({ ...j, run: (run: unknown) => call(j.id, [run]) })),
     activate: m.activate === null ? undefined : async () => void (await call(m.activate, [])),
