@@ -7,6 +7,7 @@ import type { Kernel } from '../../core/kernel.ts';
 import { integrityOf } from '../../core/plugins/package-archive.ts';
 import { packageTarball } from '../../core/plugins/installed-plugins.ts';
 import { bootKernel, useService, waitFor, type TestUser } from '../../testing/index.ts';
+import { billing } from '../helpers/cli.ts';
 
 // Plugins from packages on two instances sharing one database: installed once, unpacked and run in a
 // sandbox by both, each refused attempt audited (docs/sandbox.md).
@@ -97,6 +98,29 @@ describe('installing a plugin package', () => {
     );
     expect(left).toEqual([]);
     await waitFor(async () => !(await b.plugins.list()).some((p) => p.name === 'stamp'), { timeoutMs: 5000, what: 'b to forget stamp' });
+  });
+});
+
+describe('the billing command', () => {
+  it('installs a folder with its digest, lists it as installed, and uninstalls it', async () => {
+    const cli = (...args: string[]) => billing(svc.databaseUrl, args, { DATA_DIR: mkdtempSync(join(tmpdir(), 'billing-cli-')) });
+    const refused = await cli('plugin', 'install', join(PACKAGES, 'stamp'), '--integrity', integrityOf(Buffer.from('other')));
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('digest');
+    const installed = await cli('plugin', 'install', join(PACKAGES, 'stamp'), '--integrity', integrityOf(tgz('stamp')));
+    expect([installed.code, installed.stderr]).toEqual([0, '']);
+    expect(installed.stdout).toContain('Plugin stamp 1.0.0 installed');
+    expect(installed.stdout).toContain('read: invoices');
+    const listed = JSON.parse((await cli('plugin', 'list', '--format', 'json')).stdout);
+    expect(listed.find((p: { name: string }) => p.name === 'stamp')).toMatchObject({
+      source: 'installed',
+      active: false,
+      integrity: integrityOf(tgz('stamp')),
+    });
+    const removed = await cli('plugin', 'uninstall', 'stamp', '--purge');
+    expect([removed.code, removed.stderr]).toEqual([0, '']);
+    expect(removed.stdout).toContain('Plugin stamp uninstalled.');
+    await waitFor(async () => !(await a.plugins.list()).some((p) => p.name === 'stamp'), { what: 'a to forget stamp' });
   });
 });
 
