@@ -64,8 +64,6 @@ describe('installing a plugin package', () => {
     expect(res).toEqual({ stamp: `stamped ${(await a.api.invoices.get(invoiceId)).number}`, visits: 2 });
     const inv = await (await get(a, `/invoices/${invoiceId}`)).json();
     expect(inv.stamp).toBe(`stamped ${inv.number}`);
-    // the request as the sandbox sees it: no headers (the caller's credentials), no body, no capabilities
-    expect(inv.seen).toEqual(['method', 'params', 'path', 'user']);
     // the plugin's own error, declared in its definition, answers as itself
     const missing = await get(a, '/stamp?invoice=999999');
     expect(missing.status).toBe(404);
@@ -148,6 +146,13 @@ describe('a plugin from a package is stopped, the service unharmed, the attempt 
     await a.plugins.install(tgz(name), { actor: CLI });
     expect((await a.plugins.list()).some((p) => p.name === name)).toBe(false);
     expect(await denials(name)).toContain(permission);
+  });
+
+  it('reads the request a filter is given: it gets no headers, body or capabilities', async () => {
+    await installAndActivate('peek');
+    const inv = await (await get(a, `/invoices/${invoiceId}`)).json();
+    expect(inv.seen).toEqual(['method', 'params', 'path', 'user']);
+    await a.plugins.deactivate('peek', CLI);
   });
 
   it('calls a host it did not declare', async () => {

@@ -54,7 +54,11 @@ export const GUEST_PRELUDE = `
     const data = (o, skip) => Object.fromEntries(Object.entries(o).filter(([k, v]) => !skip.includes(k) && typeof v !== 'function'));
     return JSON.stringify({
       ...data(def, ['listeners', 'rest', 'jobs', 'services', 'activate', 'deactivate', 'uninstall']),
-      listeners: made(def.listeners).map((l) => ({ kind: l.kind, hook: l.hook, priority: l.priority, id: keep(l.make(ctx)) })),
+      listeners: made(def.listeners).map((l) => {
+        const fn = l.make(ctx);
+        // the arguments it names: the service copies no more in (0: it may read any, all are copied)
+        return { kind: l.kind, hook: l.hook, priority: l.priority, arity: fn.length, id: keep(fn) };
+      }),
       rest: made(def.rest).map((r) => ({ ...data(r, ['handler']), id: keep((req) => r.handler(req, ctx)) })),
       jobs: made(def.jobs).map((j) => ({ ...data(j, ['run']), id: keep((run) => j.run(run, ctx)) })),
       activate: def.activate ? keep(() => def.activate(ctx)) : null,

@@ -108,14 +108,15 @@ export async function sandboxedPlugin(
     roles: m.roles,
     assets: m.assets,
     hooks: m.hooks,
-    listeners: (m.listeners ?? []).map((l: { kind: 'action' | 'filter'; hook: string; priority: number; id: number }) => ({
+    listeners: (m.listeners ?? []).map((l: { kind: 'action' | 'filter'; hook: string; priority: number; arity: number; id: number }) => ({
       kind: l.kind,
       hook: l.hook,
       priority: l.priority,
+      // copying a hook's arguments is most of a call's cost: those the listener does not name stay out
       make:
         () =>
         (...args: unknown[]) =>
-          call(l.id, args),
+          call(l.id, l.arity > 0 ? args.slice(0, l.arity) : args),
     })),
     rest: (m.rest ?? []).map((r: Record<string, any>) => ({
       ...r,
