@@ -79,6 +79,14 @@ export async function sandboxedPlugin(
     deny: (permission) => void deps.denied(name, permission).catch((err) => log.error({ err }, 'could not audit a refusal')),
     log: (level, message, fields) => log[level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'info']({ fields }, message),
   });
+  // its settings and error codes carry its name, so none can pose as the service's or another plugin's
+  const prefix = `${name.replace(/-/g, '_')}_`;
+  for (const key of [...Object.keys(manifest.settings ?? {}), ...Object.keys(manifest.errors ?? {})]) {
+    if (!key.startsWith(prefix)) {
+      sandbox.dispose();
+      throw new BillingError('billing_plugin_package_invalid', `${name}: the setting or error code ${key} must start with ${prefix}`);
+    }
+  }
   declared = (manifest.settings as Record<string, unknown>) ?? {};
   const errors = (manifest.errors as Record<string, unknown>) ?? {};
   const call = async (id: number, args: unknown[]): Promise<any> => {
