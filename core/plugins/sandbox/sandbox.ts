@@ -17,8 +17,8 @@ export interface SandboxBounds {
 
 export interface SandboxHooks {
   ops: HostOps;
-  /** Something the plugin tried that no permission can give (a Node global, a module of Node's). */
-  deny(permission: string): void;
+  /** Something the plugin tried that no permission can give (a Node global, a module of Node's); audited. */
+  deny(permission: string): Promise<void>;
   log(level: string, message: string, fields: unknown): void;
 }
 
@@ -39,7 +39,16 @@ export class Sandbox {
   private readonly inFlight = new Set<(err: Error) => void>();
   private disposed = false;
 
-  private constructor(runtime: QuickJSRuntime, vm: QuickJSContext, callFn: QuickJSHandle, bounds: SandboxBounds) {
+  private readonly pending: Set<Promise<void>>;
+
+  private constructor(
+    runtime: QuickJSRuntime,
+    vm: QuickJSContext,
+    callFn: QuickJSHandle,
+    bounds: SandboxBounds,
+    pending: Set<Promise<void>>,
+  ) {
+    this.pending = pending;
     this.runtime = runtime;
     this.vm = vm;
     this.callFn = callFn;
@@ -58,6 +67,12 @@ export class Sandbox {
     hooks: SandboxHooks,
   ): Promise<{ sandbox: Sandbox; manifest: Record<string, any> }> {
     const quickjs = await newQuickJSWASMModuleFromVariant(variant as never);
+    // refusals are written while the realm goes on; a call (or the load) ends only once they are
+    const pending = new Set<Promise<void>>();
+    const deny = (permission: string) => {
+      const p = hooks.deny(permission).finally(() => pending.delete(p));
+      pending.add(p);
+    };
     const runtime = quickjs.newRuntime();
     runtime.setMemoryLimit(bounds.memoryMb * 1024 * 1024);
     runtime.setMaxStackSize(512 * 1024);
@@ -67,7 +82,7 @@ export class Sandbox {
         if (name === 'billing-service' || name.endsWith('core/plugin-api.ts')) return GUEST_MODULE;
         const file = files.get(name);
         if (file === undefined || !/\.(m?js|ts|json)$/.test(name)) {
-          hooks.deny(`module: ${name}`);
+          deny(`module: ${name}`);
           throw new Error(`the module ${name} is not available in the sandbox`);
         }
         return name.endsWith('.json') ? `export default ${file.toString('utf8')};` : file.toString('utf8');
@@ -110,13 +125,13 @@ export class Sandbox {
       vm.setProp(vm.global, '__host', host);
       host.dispose();
       vm.newFunction('__deny', (permH) => {
-        hooks.deny(vm.getString(permH));
+        deny(vm.getString(permH));
         return vm.undefined;
       }).consume((f) => vm.setProp(vm.global, '__deny', f));
       vm.newString(plugin).consume((s) => vm.setProp(vm.global, '__plugin', s));
       vm.unwrapResult(vm.evalCode(GUEST_PRELUDE, 'prelude.js')).dispose();
       const callFn = vm.getProp(vm.global, '__call');
-      sandbox = new Sandbox(runtime, vm, callFn, bounds);
+      sandbox = new Sandbox(runtime, vm, callFn, bounds, pending);
       runtime.setInterruptHandler(() => performance.now() > sandbox!.deadline);
       const text = sandbox.enter(() => {
         const ns = vm.unwrapResult(vm.evalCode(files.get(main)!.toString('utf8'), main, { type: 'module' }));
@@ -130,6 +145,7 @@ export class Sandbox {
       });
       return { sandbox, manifest: JSON.parse(text) };
     } catch (err) {
+      await Promise.allSettled([...pending]);
       if (sandbox) sandbox.dispose();
       else {
         vm.dispose();
@@ -185,6 +201,7 @@ export class Sandbox {
     } finally {
       clearTimeout(timer);
       this.inFlight.delete(reject);
+      if (this.pending.size) await Promise.allSettled([...this.pending]);
     }
   }
 

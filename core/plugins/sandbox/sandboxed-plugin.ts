@@ -76,7 +76,7 @@ export async function sandboxedPlugin(
   };
   const { sandbox, manifest } = await Sandbox.load(name, files, main, await deps.bounds(), {
     ops,
-    deny: (permission) => void deps.denied(name, permission).catch((err) => log.error({ err }, 'could not audit a refusal')),
+    deny: (permission) => deps.denied(name, permission).catch((err) => log.error({ err }, 'could not audit a refusal')),
     log: (level, message, fields) => log[level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'info']({ fields }, message),
   });
   // its settings and error codes carry its name, so none can pose as the service's or another plugin's
