@@ -288,6 +288,12 @@ export class PluginManager {
     const own = new Set([...this.available.values()].filter((p) => p.origin !== 'installed').map((p) => p.definition.name));
     const pkg = await store.install(tarball, { ...opts, serviceVersion: this.version, bundled: own });
     await this.sync();
+    // a new version of an active plugin: its new migrations run once, here, as activation runs them
+    const now = this.available.get(pkg.name);
+    if (now && (await this.activeNames()).has(pkg.name)) {
+      await this.checkPermissions(pkg.name);
+      await migrate(this.db, `plugin:${pkg.name}`, now.definition.migrations ?? []);
+    }
     return pkg;
   }
 

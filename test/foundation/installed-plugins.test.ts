@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CLI } from '../../core/audit/audit.ts';
@@ -96,6 +96,34 @@ describe('installing a plugin package', () => {
     );
     expect(left).toEqual([]);
     await waitFor(async () => !(await b.plugins.list()).some((p) => p.name === 'stamp'), { timeoutMs: 5000, what: 'b to forget stamp' });
+  });
+  it('upgrades an active plugin everywhere: the new version runs, its new migration once', async () => {
+    await a.plugins.install(tgz('stamp'), { actor: CLI });
+    await a.plugins.activate('stamp', CLI);
+    const v2 = mkdtempSync(join(tmpdir(), 'stamp-v2-'));
+    cpSync(join(PACKAGES, 'stamp'), v2, { recursive: true });
+    const manifest = JSON.parse(readFileSync(join(v2, 'package.json'), 'utf8'));
+    manifest.version = '1.1.0';
+    manifest.billing.permissions.tables.push('stamp_notes');
+    writeFileSync(join(v2, 'package.json'), JSON.stringify(manifest));
+    const index = readFileSync(join(v2, 'index.js'), 'utf8')
+      .replace("version: '1.0.0'", "version: '1.1.0'")
+      .replace('migrations: [', "migrations: [{ name: '0002', up: 'create table stamp_notes (id bigserial primary key)' }, ");
+    writeFileSync(join(v2, 'index.js'), index);
+    const pkg = await a.plugins.install(packageTarball(v2), { actor: CLI });
+    expect(pkg.version).toBe('1.1.0');
+    await waitFor(async () => (await b.plugins.list()).find((p) => p.name === 'stamp')?.version === '1.1.0', {
+      timeoutMs: 5000,
+      what: 'b to load stamp 1.1.0',
+    });
+    expect((await b.plugins.list()).find((p) => p.name === 'stamp')).toMatchObject({ active: true, integrity: pkg.integrity });
+    expect((await a.db.query(`select 1 from information_schema.tables where table_name = 'stamp_notes'`)).length).toBe(1);
+    await waitFor(async () => (await get(b, `/stamp?invoice=${invoiceId}`)).status === 200, { timeoutMs: 5000, what: 'b to serve 1.1.0' });
+    await a.plugins.deactivate('stamp', CLI);
+    expect(await a.plugins.uninstall('stamp', { purge: true, actor: CLI })).toEqual({
+      tables: ['stamp_notes', 'stamp_visits'],
+      options: [],
+    });
   });
 });
 
