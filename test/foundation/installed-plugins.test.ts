@@ -156,12 +156,18 @@ describe('a plugin from a package is stopped, the service unharmed, the attempt 
     return a.plugins.activate(name, CLI);
   };
 
-  it('reads process.env', async () => {
+  it('reads the secret key (process.env, its table)', async () => {
     await installAndActivate('evil-env');
     const res = await get(a, '/evil-env');
     expect(res.status).toBe(500);
     expect(await res.text()).not.toContain(String(a.config.secretKey ?? 'no-secret-configured'));
     expect(await denials('evil-env')).toEqual(['global: process']);
+    // the key kept in the database is no closer: the table is not its own
+    const [{ value }] = await a.db.query<{ value: string }>(`select value from billing_secrets where name = 'secret_key'`);
+    const secret = await get(a, '/evil-secret');
+    expect(secret.status).toBe(403);
+    expect(await secret.text()).not.toContain(value);
+    expect(await denials('evil-env')).toEqual(['global: process', 'tables: billing_secrets']);
   });
 
   it.each([
