@@ -92,6 +92,8 @@ export class PluginManager {
   /** Installed plugins unpacked here, by name, with the digest they were loaded from. */
   private readonly sandboxes = new Map<string, { integrity: string; sandbox: Sandbox }>();
   private readonly folderSandboxes = new Map<string, Sandbox>();
+  /** Installed packages that failed to load here, by name, with the digest that failed. */
+  private readonly unloadable = new Map<string, string>();
   private readonly faults = new Map<string, number[]>();
 
   /**
@@ -396,6 +398,8 @@ export class PluginManager {
     }
     for (const pkg of packages) {
       if (this.sandboxes.has(pkg.name)) continue;
+      // a package that could not be loaded is not tried (nor its refusals audited) again until it changes
+      if (this.unloadable.get(pkg.name) === pkg.integrity) continue;
       if (this.available.has(pkg.name)) {
         this.log.error({ plugin: pkg.name }, 'an installed package has the name of a plugin of the service; not loaded');
         continue;
@@ -408,6 +412,7 @@ export class PluginManager {
           { definition, source: dir, origin: 'installed', integrity: pkg.integrity, permissions: pkg.permissions, sandboxed: true },
         ]);
       } catch (err) {
+        this.unloadable.set(pkg.name, pkg.integrity);
         this.log.error({ err, plugin: pkg.name }, 'installed plugin could not be unpacked or loaded');
       }
     }

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.ts';
 import { BillingError, isBillingError } from '../../errors.ts';
+import { ajv } from '../../validation/ajv.ts';
 import type { Logger } from '../../log.ts';
 import type { PluginApi } from '../../modules/service-api.ts';
 import type { OptionsStore } from '../../options/options.ts';
@@ -55,7 +56,7 @@ export async function sandboxedPlugin(
         const service = (deps.api as unknown as Record<string, Record<string, (a: unknown) => Promise<unknown>>>)[resource];
         if (!service || (method !== 'get' && method !== 'list'))
           throw new BillingError('rest_invalid_param', `${resource}.${method} is not readable`);
-        return service[method]!.call(service, method === 'get' ? Number(arg) : arg);
+        return service[method]!.call(service, method === 'get' ? Number(arg) : listQuery(arg));
       }
       case 'tables.select':
       case 'tables.insert':
@@ -138,6 +139,30 @@ export async function sandboxedPlugin(
     ...Object.fromEntries((m.other ?? []).map((k: string) => [k, [k]])),
   } as PluginDefinition;
   return { definition, sandbox };
+}
+
+const LIST_QUERY = ajv.compile({
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    page: { type: 'integer', minimum: 1, maximum: 100000 },
+    per_page: { type: 'integer', minimum: 1, maximum: 100 },
+    search: { type: 'string', maxLength: 200 },
+    status: { type: 'array', items: { type: 'string', maxLength: 40 }, maxItems: 10 },
+    client_id: { type: 'integer', minimum: 1 },
+    after: { type: 'string', format: 'date' },
+    before: { type: 'string', format: 'date' },
+    number: { type: 'string', maxLength: 100 },
+    orderby: { enum: ['date', 'id', 'number', 'due_date', 'total'] },
+    order: { enum: ['asc', 'desc'] },
+  },
+});
+
+/** A list query from the sandbox, checked like a REST one: known fields, pages of at most 100. */
+function listQuery(raw: unknown): Record<string, unknown> {
+  const q = { page: 1, per_page: 20, ...((raw ?? {}) as Record<string, unknown>) };
+  if (!LIST_QUERY(q)) throw new BillingError('rest_invalid_param', `invalid list query: ${ajv.errorsText(LIST_QUERY.errors)}`);
+  return q;
 }
 
 /** The service fetches for the plugin: bounded in time and in the body it reads, no redirect followed. */
