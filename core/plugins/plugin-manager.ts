@@ -183,7 +183,7 @@ export class PluginManager {
   }
 
   /** Switches a plugin off everywhere; its data and settings stay. */
-  async deactivate(name: string, actor: Actor): Promise<void> {
+  async deactivate(name: string, actor: Actor, why?: { action: string; details: Record<string, unknown> }): Promise<void> {
     const def = this.definition(name);
     const active = await this.activeNames();
     if (!active.has(name)) return;
@@ -193,11 +193,19 @@ export class PluginManager {
         dependants,
       });
     }
-    await this.db.transaction(async (tx) => {
-      await tx.query('update billing_plugins set active = false, deactivated_at = now() where name = $1', [name]);
+    // only the caller that switches it off records it (two instances may deactivate a faulting plugin at once)
+    const switched = await this.db.transaction(async (tx) => {
+      const rows = await tx.query(
+        'update billing_plugins set active = false, deactivated_at = now() where name = $1 and active returning name',
+        [name],
+      );
+      if (!rows.length) return false;
       await bumpRevision(tx, 'plugins');
+      if (why) await audit(tx, actor, { action: why.action, objectType: 'plugin', objectId: name, details: why.details });
       await audit(tx, actor, { action: 'plugin.deactivate', objectType: 'plugin', objectId: name });
+      return true;
     });
+    if (!switched) return;
     await this.sync();
     try {
       await def.deactivate?.(this.contextFor(def));
@@ -360,15 +368,10 @@ export class PluginManager {
       .then(async (limit) => {
         if (recent.length < limit || !(await this.activeNames()).has(plugin)) return;
         this.faults.delete(plugin);
-        await this.db.transaction(async (tx) => {
-          await audit(tx, SYSTEM, {
-            action: 'plugin.fault_limit',
-            objectType: 'plugin',
-            objectId: plugin,
-            details: { faults: recent.length, windowMinutes: FAULT_WINDOW_MS / 60_000, last: err.message },
-          });
+        await this.deactivate(plugin, SYSTEM, {
+          action: 'plugin.fault_limit',
+          details: { faults: recent.length, windowMinutes: FAULT_WINDOW_MS / 60_000, last: err.message },
         });
-        await this.deactivate(plugin, SYSTEM);
       })
       .catch((e) => this.log.error({ err: e, plugin }, 'could not deactivate a faulting plugin'));
   }
