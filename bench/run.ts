@@ -16,6 +16,7 @@ import { payments } from './scenarios/payments.ts';
 import { pdf } from './scenarios/pdf.ts';
 import { recurring } from './scenarios/recurring.ts';
 import { reminders } from './scenarios/reminders.ts';
+import { sandbox } from './scenarios/sandbox.ts';
 import { scale } from './scenarios/scale.ts';
 import { screens } from './scenarios/screens.ts';
 import { webhooks } from './scenarios/webhooks.ts';
@@ -36,6 +37,7 @@ const SCENARIOS: Scenario[] = [
   recurring,
   reminders,
   csvImport,
+  sandbox,
   screens,
   scale,
   memory,

@@ -17,6 +17,8 @@ export interface Config {
   syncIntervalMs: number;
   /** Directories searched for plugin folders: the bundled `plugins/`, then BILLING_PLUGIN_DIRS. */
   pluginDirs: string[];
+  /** Plugins of the service's own (or of a plugin folder) to run in the sandbox (BILLING_SANDBOXED_PLUGINS, comma-separated). */
+  sandboxedPlugins: string[];
   /** Where installed npm plugins are looked for (a folder holding node_modules). */
   packageRoot: string;
   /**
@@ -54,6 +56,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         .filter(Boolean)
         .map((d) => resolve(d)),
     ],
+    sandboxedPlugins: (env.BILLING_SANDBOXED_PLUGINS ?? '')
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean),
     packageRoot: ROOT,
     trustProxy: env.BILLING_TRUST_PROXY || undefined,
     gatewayLoopbackHttp: env.BILLING_GATEWAY_LOOPBACK_HTTP === '1',

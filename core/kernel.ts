@@ -27,6 +27,7 @@ import { ContributionLoader, resolveContributions, type ContributionSink } from 
 import type { PluginContext, PluginDefinition } from './plugins/define-plugin.ts';
 import { discoverPlugins } from './plugins/discovery.ts';
 import { PluginManager } from './plugins/plugin-manager.ts';
+import { pluginTables } from './plugins/plugin-tables.ts';
 import { migrateCore, moduleOrder } from './schema.ts';
 import { restRepresentations } from './http/rest/representations.ts';
 import { ObjectScope } from './scope/object-scope.ts';
@@ -115,6 +116,8 @@ export class Kernel {
       log: log.child({ part: 'plugins' }),
       loader: this.loader,
       contextFor: (def) => this.pluginContext(def),
+      dataDir: config.dataDir,
+      api: () => pluginApi(this.api),
     });
     const services: Partial<ServiceMap> = {
       hooks: this.hooks,
@@ -216,7 +219,7 @@ export class Kernel {
     const kernel = new Kernel(config, log, db, embedded, migrated);
     for (const { def, ctx } of kernel.modules) await def.init?.(ctx);
     for (const { def, ctx } of kernel.modules) kernel.loader.load(resolveContributions(def.name, def, ctx));
-    kernel.plugins.register(await discoverPlugins(config.pluginDirs, config.packageRoot));
+    await kernel.plugins.registerFound(await discoverPlugins(config.pluginDirs, config.packageRoot), config.sandboxedPlugins);
     await kernel.plugins.sync();
     kernel.revision = await currentRevision(db);
     if (opts.serve) {
@@ -346,6 +349,7 @@ export class Kernel {
       plugin: def.name,
       hooks: pluginHooks(this.hooks, def.name),
       api: pluginApi(this.api, { recordsBankTransfers: def.recordsBankTransfers === true }),
+      tables: pluginTables(this.db, def.name),
       self: undefined,
     };
     return def.services ? { ...ctx, self: def.services(ctx) } : ctx;

@@ -24,6 +24,7 @@ export type { HookModels } from './hooks/hook-models.ts';
 export type { PluginHooks } from './hooks/registry.ts';
 export type { OptionMap, SettingSchema, SettingsDeclaration } from './options/option-map.ts';
 export type { PluginApi, PaymentReader, PluginPayments } from './modules/service-api.ts';
+export type { PluginTables } from './plugins/plugin-tables.ts';
 export type { RestRequest, RestRoute, ArgSchema } from './http/rest/route.ts';
 export { RestResponse } from './http/rest/route.ts';
 export { COLLECTION_ARGS, collectionResponse, pageWindow } from './http/rest/pagination.ts';

@@ -2,7 +2,7 @@ import { defineModule } from '../modules/define-module.ts';
 import { adminRouter } from './admin-router.ts';
 import { appScreen, CORE_APP_SCREENS } from './app-screens.ts';
 import { ensureAdminBuilt } from './build.ts';
-import { pluginAjaxActions, pluginsScreen } from './plugins-screen.ts';
+import { pluginAjaxActions, pluginRoutes, pluginsScreen, pluginUploadScreen } from './plugins-screen.ts';
 import { AdminScreens } from './screens.ts';
 import { settingsAjaxActions } from './settings.ts';
 import { clientSaveAction } from './client-actions.ts';
@@ -43,7 +43,9 @@ export const adminModule = defineModule({
         : appScreen(s, ctx.options),
     ),
     pluginsScreen(ctx.use.plugins),
+    pluginUploadScreen,
   ],
+  rest: (ctx) => pluginRoutes(ctx.use.plugins),
   ajax: (ctx) => [
     ...pluginAjaxActions(ctx.use.plugins),
     ...settingsAjaxActions({ options: ctx.options, plugins: ctx.use.plugins, identity: ctx.use.identity, screens: ctx.self.screens }),

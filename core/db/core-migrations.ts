@@ -160,4 +160,19 @@ export const CORE_MIGRATIONS: Migration[] = [
       create index billing_outbox_lanes on billing_outbox (topic, lane, run_after, id) where status = 'pending';
     `,
   },
+  {
+    name: '0006_plugin_packages',
+    up: `
+      -- plugins installed from a package (docs/plugins.md, "Installing"): the tarball itself, so every
+      -- instance sharing the database unpacks the same bytes; integrity is npm's sha512 of it
+      create table billing_plugin_packages (
+        name text primary key,
+        version text not null,
+        integrity text not null,
+        tarball bytea not null,
+        manifest jsonb not null,
+        installed_at timestamptz not null default now()
+      );
+    `,
+  },
 ];

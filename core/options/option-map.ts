@@ -28,6 +28,9 @@ export interface CoreOptionMap {
   company_street: string;
   company_city: string;
   company_postcode: string;
+  plugin_cpu_ms_per_call: number;
+  plugin_memory_mb: number;
+  plugin_fault_limit: number;
 }
 
 export interface OptionMap extends CoreOptionMap {}
@@ -102,4 +105,20 @@ export const CORE_SETTINGS = {
   company_street: { type: 'string', maxLength: 200, default: '', description: "The seller's street and number" },
   company_city: { type: 'string', maxLength: 100, default: '', description: "The seller's city" },
   company_postcode: { type: 'string', maxLength: 20, default: '', description: "The seller's postcode" },
+  // bounds of sandboxed plugins (docs/sandbox.md)
+  plugin_cpu_ms_per_call: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 10000,
+    default: 50,
+    description: 'CPU time a sandboxed plugin may use each time it is entered, in milliseconds',
+  },
+  plugin_memory_mb: { type: 'integer', minimum: 8, maximum: 1024, default: 64, description: 'Memory of each sandboxed plugin, in MiB' },
+  plugin_fault_limit: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 10000,
+    default: 20,
+    description: 'Faults in 10 minutes after which a sandboxed plugin is deactivated everywhere',
+  },
 } as const satisfies Record<keyof CoreOptionMap, SettingSchema>;

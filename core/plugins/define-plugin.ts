@@ -7,6 +7,7 @@ import { validCron } from '../jobs/scheduler.ts';
 import { ajv } from '../validation/ajv.ts';
 import { checkObjectKind } from '../scope/object-kind.ts';
 import type { Contributions, UnitContext } from './contributions.ts';
+import type { PluginTables } from './plugin-tables.ts';
 
 export { action, durable, filter, type ListenerDeclaration } from './contributions.ts';
 
@@ -21,6 +22,8 @@ export interface PluginContext<S = unknown> extends UnitContext {
   readonly plugin: string;
   readonly hooks: PluginHooks;
   readonly api: PluginApi;
+  /** Its own tables (prefixed with its name) through select/insert/update/delete, as in the sandbox. */
+  readonly tables: PluginTables;
   /** What the plugin's `services(ctx)` built for this context (undefined without `services`). */
   readonly self: S;
 }
@@ -63,6 +66,8 @@ export interface PluginDefinition<S = any> extends Contributions<PluginContext<S
   services?(ctx: PluginContext<undefined>): S;
   activate?(ctx: PluginContext<S>): Promise<void>;
   deactivate?(ctx: PluginContext<S>): Promise<void>;
+  /** Run by `billing plugin uninstall --purge` before its tables and options are dropped. */
+  uninstall?(ctx: PluginContext<S>): Promise<void>;
 }
 
 const NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;

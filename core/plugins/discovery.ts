@@ -1,13 +1,24 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PluginDefinition } from './define-plugin.ts';
+import type { PluginPermissions } from './permissions.ts';
 
 export interface DiscoveredPlugin {
   definition: PluginDefinition;
-  /** Where it came from: a bundled folder or an npm package. */
+  /** Where it came from: a bundled folder, another folder, an npm package, or DATA_DIR for an installed one. */
   source: string;
+  /** `bundled` (plugins/ of the service), `folder` (another plugin folder or node_modules), `installed` (a package in the database). */
+  origin?: PluginOrigin;
+  /** An installed package's digest (`sha512-…`). */
+  integrity?: string;
+  /** What an installed package declared it needs (docs/sandbox.md). */
+  permissions?: PluginPermissions;
+  /** Runs in a sandbox (every installed plugin; a bundled one when told to, see `sandboxed`). */
+  sandboxed?: boolean;
 }
+
+export type PluginOrigin = 'bundled' | 'folder' | 'installed';
 
 /**
  * Finds plugins: every folder with an `index.ts` (or `index.js`) under the plugin directories, and
@@ -21,14 +32,15 @@ export async function discoverPlugins(pluginDirs: string[], packageRoot: string)
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (!entry.isDirectory()) continue;
       const file = ['index.ts', 'index.js'].map((f) => join(dir, entry.name, f)).find(existsSync);
-      if (file) found.push({ definition: await load(file), source: join(dir, entry.name) });
+      const origin = resolve(dir) === resolve(packageRoot, 'plugins') ? 'bundled' : 'folder';
+      if (file) found.push({ definition: await load(file), source: join(dir, entry.name), origin });
     }
   }
   for (const pkgDir of installedPackages(join(packageRoot, 'node_modules'))) {
     const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
     if (pkg?.billing?.plugin !== true) continue;
     const main = join(pkgDir, pkg.exports?.['.'] ?? pkg.main ?? 'index.js');
-    found.push({ definition: await load(main), source: pkgDir });
+    found.push({ definition: await load(main), source: pkgDir, origin: 'folder' });
   }
   const seen = new Map<string, string>();
   for (const p of found) {

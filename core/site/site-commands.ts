@@ -5,6 +5,7 @@ import type { OptionMap } from '../options/option-map.ts';
 import type { OptionsStore } from '../options/options.ts';
 import type { Outbox, OutboxRow } from '../outbox/outbox.ts';
 import type { PluginManager } from '../plugins/plugin-manager.ts';
+import { packageTarball } from '../plugins/installed-plugins.ts';
 import { BillingError } from '../errors.ts';
 
 export interface SiteCommandDeps {
@@ -31,8 +32,46 @@ export function siteCommands(k: SiteCommandDeps): Command[] {
     {
       words: ['plugin', 'list'],
       usage: 'billing plugin list',
-      run: async () => (await k.plugins.list()).map(({ name, version, title, active }) => ({ name, version, title, active })),
-      text: (rows) => table(rows, ['name', 'version', 'title', 'active']),
+      run: async () =>
+        (await k.plugins.list()).map(({ name, version, title, active, source, integrity }) => ({
+          name,
+          version,
+          title,
+          active,
+          source,
+          integrity,
+        })),
+      text: (rows) => table(rows, ['name', 'version', 'source', 'active', 'title', 'integrity']),
+    },
+    {
+      words: ['plugin', 'install'],
+      usage: 'billing plugin install <folder | file.tgz | npm spec> [--integrity sha512-…]',
+      options: { integrity: { type: 'string' } },
+      arity: 1,
+      run: async ({ args, flags }) => {
+        const integrity = typeof flags.integrity === 'string' ? flags.integrity : undefined;
+        const pkg = await k.plugins.install(packageTarball(args[0]!), { integrity, actor: CLI });
+        return { name: pkg.name, version: pkg.version, integrity: pkg.integrity, permissions: pkg.permissions };
+      },
+      text: (r) =>
+        `Plugin ${r.name} ${r.version} installed (${r.integrity}); inactive. It asks for:\n` +
+        Object.entries(r.permissions as Record<string, string[]>)
+          .map(([kind, values]) => `  ${kind}: ${values.length ? values.join(', ') : '-'}`)
+          .join('\n'),
+    },
+    {
+      words: ['plugin', 'uninstall'],
+      usage: 'billing plugin uninstall <name> [--purge]',
+      options: { purge: { type: 'boolean' } },
+      arity: 1,
+      run: async ({ args, flags }) => {
+        const purge = flags.purge === true;
+        const removed = await k.plugins.uninstall(args[0]!, { purge, actor: CLI });
+        return { name: args[0], purge, ...removed };
+      },
+      text: (r) =>
+        `Plugin ${r.name} uninstalled.` +
+        (r.purge ? `\nDropped tables: ${r.tables.join(', ') || '-'}\nDeleted options: ${r.options.join(', ') || '-'}` : ''),
     },
     {
       words: ['plugin', 'activate'],

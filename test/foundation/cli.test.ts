@@ -27,18 +27,19 @@ describe('the billing CLI', () => {
   });
 
   it('lists plugins', async () => {
-    const listed: { name: string; version: string; title: string; active: boolean }[] = await jsonOf('plugin', 'list');
+    const listed: { name: string; version: string; title: string; active: boolean; source: string }[] = await jsonOf('plugin', 'list');
     // every bundled plugin and every fixture, by name, all inactive on a fresh install
     const names = [...pluginFolders(BUNDLED_PLUGINS), ...pluginFolders(FIXTURE_PLUGINS)].sort();
     expect(listed.map((p) => p.name)).toEqual(names);
     expect(listed.every((p) => p.active === false)).toBe(true);
     expect(listed.filter((p) => ['hello', 'hello-addon', 'example-gateway'].includes(p.name))).toEqual([
-      { name: 'example-gateway', version: '1.0.0', title: 'Example Pay', active: false },
-      { name: 'hello', version: '1.0.0', title: 'Hello fixture', active: false },
-      { name: 'hello-addon', version: '0.1.0', title: 'hello-addon', active: false },
+      { name: 'example-gateway', version: '1.0.0', title: 'Example Pay', active: false, source: 'folder', integrity: null },
+      { name: 'hello', version: '1.0.0', title: 'Hello fixture', active: false, source: 'folder', integrity: null },
+      { name: 'hello-addon', version: '0.1.0', title: 'hello-addon', active: false, source: 'folder', integrity: null },
     ]);
+    expect(listed.find((p) => p.name === 'webhooks')!.source).toBe('bundled');
     const text = await cli('plugin', 'list');
-    expect(text.stdout.split('\n')[0]).toMatch(/^name\s+version\s+title\s+active$/);
+    expect(text.stdout.split('\n')[0]).toMatch(/^name\s+version\s+source\s+active\s+title\s+integrity$/);
   });
 
   it('activates a plugin that the running server then serves', async () => {
