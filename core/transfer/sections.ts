@@ -52,6 +52,7 @@ export const CORE_SECTIONS: readonly ExportSection[] = [
 export const NOT_EXPORTED: Readonly<Record<string, string>> = {
   billing_migrations: 'the schema the archive was made at: the manifest pins it',
   billing_plugins: 'the manifest lists the active plugins; a restore activates those installed here',
+  billing_plugin_packages: 'installed plugins are code, not the business’s data: install them on the target first',
   billing_state: 'the shared settings revision, counted per database',
   billing_sessions: 'signed-in browsers: a restore signs everyone in afresh',
   billing_signin_failures: 'throttling of this instance’s sign-in form',
