@@ -128,7 +128,7 @@ export class InstalledPlugins {
         integrity,
       });
     }
-    const manifest = checkPackage(readPackageArchive(tarball), opts.serviceVersion, opts.bundled);
+    const manifest = checkPackage(await readPackageArchive(tarball), opts.serviceVersion, opts.bundled);
     await this.db.transaction(async (tx) => {
       await tx.query(
         `insert into billing_plugin_packages (name, version, integrity, tarball, manifest) values ($1, $2, $3, $4, $5)
@@ -172,7 +172,7 @@ export class InstalledPlugins {
     const tarball = Buffer.from(row.tarball);
     if (integrityOf(tarball) !== pkg.integrity)
       throw new BillingError('billing_plugin_integrity', `${pkg.name}: the stored package does not match its digest`);
-    const files = readPackageArchive(tarball);
+    const files = await readPackageArchive(tarball);
     const root = join(this.dataDir, 'plugins', pkg.name);
     const dir = join(root, Buffer.from(pkg.integrity).toString('hex').slice(14, 46));
     for (const old of safeList(root)) if (join(root, old) !== dir) rmSync(join(root, old), { recursive: true, force: true });

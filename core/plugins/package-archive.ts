@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { posix } from 'node:path';
+import tarStream from 'tar-stream';
 import { BillingError } from '../errors.ts';
 
 /**
@@ -20,8 +21,11 @@ function refused(message: string): BillingError {
   return new BillingError('billing_plugin_package_invalid', message);
 }
 
-/** The package's files by path relative to its root (`package.json`, `index.js`, …). */
-export function readPackageArchive(tarball: Buffer, limits = ARCHIVE_LIMITS): Map<string, Buffer> {
+/**
+ * The package's files by path relative to its root (`package.json`, `index.js`, …). The tar is read by
+ * tar-stream (the reader the export archives use), entry by entry, each bound checked as it comes.
+ */
+export async function readPackageArchive(tarball: Buffer, limits = ARCHIVE_LIMITS): Promise<Map<string, Buffer>> {
   if (tarball.length > limits.gzipBytes) throw refused(`the package is larger than ${limits.gzipBytes} bytes`);
   let tar: Buffer;
   try {
@@ -30,44 +34,37 @@ export function readPackageArchive(tarball: Buffer, limits = ARCHIVE_LIMITS): Ma
     throw refused('the package is not a gzipped tar archive within the size bound');
   }
   const files = new Map<string, Buffer>();
-  let offset = 0;
-  let entries = 0;
-  let total = 0;
-  let longName: string | null = null;
-  while (offset + 512 <= tar.length) {
-    const header = tar.subarray(offset, offset + 512);
-    if (header.every((b) => b === 0)) break;
-    if (++entries > limits.entries) throw refused(`the package has more than ${limits.entries} entries`);
-    const size = parseInt(text(header, 124, 12) || '0', 8);
-    if (!Number.isSafeInteger(size) || size < 0) throw refused('a tar header is corrupt');
-    const type = String.fromCharCode(header[156] || 48);
-    const body = tar.subarray(offset + 512, offset + 512 + size);
-    if (body.length !== size) throw refused('the tar archive is truncated');
-    offset += 512 + Math.ceil(size / 512) * 512;
-    if (type === 'L') {
-      longName = body.toString('utf8').replace(/\0.*$/s, '');
-      continue;
+  const extract = tarStream.extract();
+  const read = (async () => {
+    let entries = 0;
+    let total = 0;
+    for await (const entry of extract) {
+      const { name, type, size = 0 } = entry.header;
+      if (++entries > limits.entries) throw refused(`the package has more than ${limits.entries} entries`);
+      // folders are implied by their files' paths
+      if (type === 'directory') {
+        entry.resume();
+        continue;
+      }
+      if (type !== 'file' && type !== 'contiguous-file') throw refused(`${name} is not a regular file (links and devices are refused)`);
+      const path = safePath(name);
+      total += size;
+      if (total > limits.unpackedBytes) throw refused(`the package unpacks to more than ${limits.unpackedBytes} bytes`);
+      const chunks: Buffer[] = [];
+      for await (const chunk of entry) chunks.push(chunk as Buffer);
+      files.set(path, Buffer.concat(chunks));
     }
-    const prefix = text(header, 345, 155);
-    const name = longName ?? (prefix ? `${prefix}/${text(header, 0, 100)}` : text(header, 0, 100));
-    longName = null;
-    if (type === '5' || type === 'x' || type === 'g') continue; // folders are implied; pax headers carry nothing we use
-    if (type !== '0' && type !== '7') throw refused(`${name} is not a regular file (links and devices are refused)`);
-    const path = safePath(name);
-    total += size;
-    if (total > limits.unpackedBytes) throw refused(`the package unpacks to more than ${limits.unpackedBytes} bytes`);
-    files.set(path, Buffer.from(body));
+  })();
+  extract.end(tar);
+  try {
+    await read;
+  } catch (err) {
+    extract.destroy();
+    if (err instanceof BillingError) throw err;
+    throw refused('the tar archive is corrupt or truncated');
   }
   if (!files.has('package.json')) throw refused('the package has no package.json');
   return files;
-}
-
-function text(header: Buffer, start: number, length: number): string {
-  return header
-    .subarray(start, start + length)
-    .toString('utf8')
-    .replace(/\0.*$/s, '')
-    .trim();
 }
 
 /** `package/lib/a.js` → `lib/a.js`; anything that could leave the package's folder is refused. */
