@@ -17,6 +17,7 @@ import {
 import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import { BANK_SETTING_KEYS, paymentReference, transferDetails, type BankSettings } from './payment-codes.ts';
 import { pageBlock, pdfBlock } from './payment-block.ts';
+import { BANK_TRANSFER_TEXTS, qrBillLanguage } from './texts.ts';
 import { parseStatement } from './parse-statement.ts';
 import { STATEMENT_BODY_LIMIT } from './statement.ts';
 import { assignEntry, importStatement, listAllEntries, listEntries, listStatements, summary } from './statements-store.ts';
@@ -53,6 +54,7 @@ export default definePlugin({
   // its statements settle invoices: the one plugin whose payment API records (bank transfers only)
   recordsBankTransfers: true,
   title: 'Pay by bank transfer',
+  translations: BANK_TRANSFER_TEXTS,
   description: 'Payment references, EPC (GiroCode) and Swiss QR-bill codes on invoices, and bank statements that settle them.',
   errors: {
     billing_bank_statement_unreadable: {
@@ -147,16 +149,18 @@ export default definePlugin({
     filter('billing_pdf_document', (ctx: PluginContext) => async (definition, doc) => {
       const d = doc as BillingDocument;
       if (d.kind !== 'invoice' || d.status === 'draft') return definition;
-      const details = await transferDetails(d, await bankSettings(ctx));
+      const tr = await ctx.api.translations.translator(d.locale);
+      const details = await transferDetails(d, await bankSettings(ctx), qrBillLanguage(tr.locale));
       if (!details) return definition;
       const def = definition as unknown as TDocumentDefinitions;
       const content = Array.isArray(def.content) ? def.content : [def.content];
-      return { ...def, content: [...content, pdfBlock(details)] } as unknown as Record<string, unknown>;
+      return { ...def, content: [...content, pdfBlock(details, tr)] } as unknown as Record<string, unknown>;
     }),
     filter('billing_public_document_blocks', (ctx: PluginContext) => async (blocks, doc, page) => {
       if (page.kind !== 'invoice') return blocks;
-      const details = await transferDetails(doc as BillingDocument, await bankSettings(ctx));
-      return details ? [...blocks, pageBlock(details)] : blocks;
+      const tr = await ctx.api.translations.translator((doc as BillingDocument).locale);
+      const details = await transferDetails(doc as BillingDocument, await bankSettings(ctx), qrBillLanguage(tr.locale));
+      return details ? [...blocks, pageBlock(details, tr)] : blocks;
     }),
   ],
   rest: [

@@ -1,9 +1,8 @@
 import type { Content } from 'pdfmake/interfaces.js';
-import { html, raw, type Html } from '../../core/plugin-api.ts';
+import { html, raw, type Html, type Translator } from '../../core/plugin-api.ts';
 // The "Pay by bank transfer" block on an invoice's PDF and public page: account, payment reference and
-// the code to scan. Built from TransferDetails so both show the same thing; the words are in labels.ts.
+// the code to scan. Built from TransferDetails so both show the same thing, in the invoice's language (texts.ts).
 import { groupedRf } from './references.ts';
-import { LABELS } from './labels.ts';
 import type { TransferDetails } from './payment-codes.ts';
 
 const shownReference = (ref: string) =>
@@ -12,37 +11,38 @@ const shownReference = (ref: string) =>
     : ref.replace(/^(\d{2})((?:\d{5}){5})$/, (_, a: string, b: string) => `${a} ${b.replace(/(\d{5})(?=\d)/g, '$1 ')}`);
 const grouped = (iban: string) => iban.replace(/(.{4})(?=.)/g, '$1 ');
 
-function facts(d: TransferDetails): Array<[string, string]> {
-  const rows: Array<[string, string]> = [];
-  if (d.holder) rows.push([LABELS.accountHolder, d.holder]);
-  rows.push([LABELS.iban, grouped(d.iban)]);
-  if (d.bic) rows.push([LABELS.bic, d.bic]);
-  if (d.reference) rows.push([LABELS.paymentReference, shownReference(d.reference)]);
+/** The block's rows: label, value, and whether the value is the reference (printed bold). */
+function facts(d: TransferDetails, tr: Translator): Array<[string, string, boolean]> {
+  const rows: Array<[string, string, boolean]> = [];
+  if (d.holder) rows.push([tr.t('bank_transfer.account_holder'), d.holder, false]);
+  rows.push([tr.t('bank_transfer.iban'), grouped(d.iban), false]);
+  if (d.bic) rows.push([tr.t('bank_transfer.bic'), d.bic, false]);
+  if (d.reference) rows.push([tr.t('bank_transfer.payment_reference'), shownReference(d.reference), true]);
   return rows;
 }
 
 /** The block for the PDF (pdfmake draws the code's SVG as vectors). */
-export function pdfBlock(d: TransferDetails): Content {
+export function pdfBlock(d: TransferDetails, tr: Translator): Content {
   const table: Content = {
     table: {
       widths: ['auto', '*'],
-      body: facts(d).map(([k, v]) => [
+      body: facts(d, tr).map(([k, v, bold]) => [
         { text: k, color: '#6b7280' },
-        { text: v, bold: k === LABELS.paymentReference },
+        { text: v, bold },
       ]),
     },
     layout: 'noBorders',
     fontSize: 9,
   };
   const heading: Content = {
-    text: LABELS.bankDetails.toUpperCase(),
+    text: tr.t('bank_transfer.heading').toUpperCase(),
     fontSize: 8,
     bold: true,
     color: '#6b7280',
     characterSpacing: 0.6,
     margin: [0, 0, 0, 4],
   };
-  if (d.swiss) return [{ unbreakable: true, margin: [0, 18, 0, 0], stack: [heading, table] }, swissPart(d.swiss)];
+  if (d.swiss) return [{ unbreakable: true, margin: [0, 18, 0, 0], stack: [heading, table] }, swissPart(d.swiss, tr)];
   if (d.code?.kind === 'epc') {
     return {
       unbreakable: true,
@@ -53,7 +53,7 @@ export function pdfBlock(d: TransferDetails): Content {
           width: 110,
           stack: [
             { svg: d.code.svg, width: 110 },
-            { text: LABELS.epcCaption, fontSize: 7, color: '#6b7280', alignment: 'center' },
+            { text: tr.t('bank_transfer.epc_caption'), fontSize: 7, color: '#6b7280', alignment: 'center' },
           ],
         },
       ],
@@ -63,12 +63,12 @@ export function pdfBlock(d: TransferDetails): Content {
 }
 
 /** The block for the public page (the code as inline SVG). */
-export function pageBlock(d: TransferDetails): Html {
-  const rows = facts(d).map(([k, v]) => html`<tr><th scope="row">${k}</th><td>${v}</td></tr>`);
+export function pageBlock(d: TransferDetails, tr: Translator): Html {
+  const rows = facts(d, tr).map(([k, v]) => html`<tr><th scope="row">${k}</th><td>${v}</td></tr>`);
   const code = d.code
-    ? html`<figure class="payment-code" role="img" aria-label="${d.code.kind === 'epc' ? LABELS.epcAlt : LABELS.swissAlt}" style="max-width:${d.code.kind === 'epc' ? '12em' : '40em'};margin:.5em 0">${raw(d.code.svg)}<figcaption>${d.code.kind === 'epc' ? LABELS.epcCaption : LABELS.swissCaption}</figcaption></figure>`
+    ? html`<figure class="payment-code" role="img" aria-label="${tr.t(d.code.kind === 'epc' ? 'bank_transfer.epc_alt' : 'bank_transfer.swiss_alt')}" style="max-width:${d.code.kind === 'epc' ? '12em' : '40em'};margin:.5em 0">${raw(d.code.svg)}<figcaption>${tr.t(d.code.kind === 'epc' ? 'bank_transfer.epc_caption' : 'bank_transfer.swiss_caption')}</figcaption></figure>`
     : html``;
-  return html`<section class="bank-transfer"><h3>${LABELS.bankDetails}</h3><table>${rows}</table>${code}</section>`;
+  return html`<section class="bank-transfer"><h3>${tr.t('bank_transfer.heading')}</h3><table>${rows}</table>${code}</section>`;
 }
 
 const MM = 72 / 25.4;
@@ -80,33 +80,43 @@ const lines = (texts: string[], size: number): Content => ({ text: texts.filter(
  * The QR-bill's receipt and payment part (SIX layout: 62 mm receipt, 148 mm payment part, 105 mm tall)
  * on a page of its own, with the library's QR code.
  */
-function swissPart(p: NonNullable<TransferDetails['swiss']>): Content {
+function swissPart(p: NonNullable<TransferDetails['swiss']>, tr: Translator): Content {
   const ref = shownReference(p.reference);
+  const words = {
+    receipt: tr.t('bank_transfer.qr_bill.receipt'),
+    paymentPart: tr.t('bank_transfer.qr_bill.payment_part'),
+    payableTo: tr.t('bank_transfer.qr_bill.payable_to'),
+    reference: tr.t('bank_transfer.qr_bill.reference'),
+    additionalInformation: tr.t('bank_transfer.qr_bill.additional_information'),
+    currency: tr.t('bank_transfer.qr_bill.currency'),
+    amount: tr.t('bank_transfer.qr_bill.amount'),
+    acceptancePoint: tr.t('bank_transfer.qr_bill.acceptance_point'),
+  };
   const receipt = {
     width: 52 * MM,
     stack: [
-      title(LABELS.receipt),
-      head(LABELS.payableTo, 6),
+      title(words.receipt),
+      head(words.payableTo, 6),
       lines(p.creditor, 8),
-      ...(ref ? [head(LABELS.reference, 6), lines([ref], 8)] : []),
+      ...(ref ? [head(words.reference, 6), lines([ref], 8)] : []),
       {
         columns: [
-          { width: 22 * MM, stack: [head(LABELS.currency, 6), lines([p.currency], 8)] },
-          { stack: [head(LABELS.amount, 6), lines([p.amount], 8)] },
+          { width: 22 * MM, stack: [head(words.currency, 6), lines([p.currency], 8)] },
+          { stack: [head(words.amount, 6), lines([p.amount], 8)] },
         ],
       },
-      { text: LABELS.acceptancePoint, bold: true, fontSize: 6, alignment: 'right', margin: [0, 14, 0, 0] },
+      { text: words.acceptancePoint, bold: true, fontSize: 6, alignment: 'right', margin: [0, 14, 0, 0] },
     ],
   };
   const payment = {
     width: 51 * MM,
     stack: [
-      title(LABELS.paymentPart),
+      title(words.paymentPart),
       { svg: p.qrSvg, width: 46 * MM, margin: [0, 4, 0, 6] },
       {
         columns: [
-          { width: 22 * MM, stack: [head(LABELS.currency, 8), lines([p.currency], 10)] },
-          { stack: [head(LABELS.amount, 8), lines([p.amount], 10)] },
+          { width: 22 * MM, stack: [head(words.currency, 8), lines([p.currency], 10)] },
+          { stack: [head(words.amount, 8), lines([p.amount], 10)] },
         ],
       },
     ],
@@ -114,10 +124,10 @@ function swissPart(p: NonNullable<TransferDetails['swiss']>): Content {
   const details = {
     width: '*',
     stack: [
-      head(LABELS.payableTo, 8),
+      head(words.payableTo, 8),
       lines(p.creditor, 10),
-      ...(ref ? [head(LABELS.reference, 8), lines([ref], 10)] : []),
-      ...(p.message ? [head(LABELS.additionalInformation, 8), lines([p.message], 10)] : []),
+      ...(ref ? [head(words.reference, 8), lines([ref], 10)] : []),
+      ...(p.message ? [head(words.additionalInformation, 8), lines([p.message], 10)] : []),
     ],
   };
   const pad = 5 * MM;

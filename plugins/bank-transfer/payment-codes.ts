@@ -107,8 +107,15 @@ export function paymentReference(doc: BillingDocument, s: BankSettings): string 
   return invoiceRfReference(doc.number);
 }
 
-/** What `doc` shows for payment by transfer (null when no IBAN is set). */
-export async function transferDetails(doc: BillingDocument, s: BankSettings): Promise<TransferDetails | null> {
+/**
+ * What `doc` shows for payment by transfer (null when no IBAN is set); the QR-bill's own wording is in
+ * `language`, the document's.
+ */
+export async function transferDetails(
+  doc: BillingDocument,
+  s: BankSettings,
+  language: 'DE' | 'FR' | 'IT' | 'EN' = 'EN',
+): Promise<TransferDetails | null> {
   if (!s.bank_iban) return null;
   const reference = paymentReference(doc, s);
   const details: TransferDetails = {
@@ -126,7 +133,7 @@ export async function transferDetails(doc: BillingDocument, s: BankSettings): Pr
   } else if (doc.currency === 'CHF' && isSwissIban(s.bank_iban) && s.company_street && s.company_postcode && s.company_city) {
     // the library validates the data (IBAN, reference, lengths) as it builds the bill, and throws when invalid
     const data = swissData(doc, s, amount);
-    const svg = new SwissQRBill(data, { language: 'EN', scissors: true, outlines: true }).toString();
+    const svg = new SwissQRBill(data, { language, scissors: true, outlines: true }).toString();
     details.code = { kind: 'swiss', payload: '', svg };
     const c = data.creditor;
     details.swiss = {

@@ -1,4 +1,12 @@
-import { audit, BillingError, type ArgSchema, type PluginContext, type RestRequest, type Tx } from '../../core/plugin-api.ts';
+import {
+  audit,
+  BillingError,
+  type ArgSchema,
+  type PluginContext,
+  type RestRequest,
+  type Translator,
+  type Tx,
+} from '../../core/plugin-api.ts';
 // The references a buyer routes and matches an invoice by, per document: its own reference (BT-10,
 // taking the place of the client's) and its purchase order (BT-13). One row per document, kept by this
 // plugin; `GET|PUT /invoices/{id}/einvoice`. A credit note carries its invoice's.
@@ -102,14 +110,16 @@ export const documentEinvoiceRoutes = [
 ] as const;
 
 /**
- * The references line of a document's PDF ("Buyer reference: … · Purchase order: …"), or null when it
- * has none of its own: a reference the buyer routes or matches by is printed where they look for it,
- * under the parties. The invoice number standing in for BT-10 is not a reference of the buyer's.
+ * The references line of a document's PDF ("Buyer reference: … · Purchase order: …", in the document's
+ * language), or null when it has none of its own: a reference the buyer routes or matches by is printed
+ * where they look for it, under the parties. The invoice number standing in for BT-10 is not a reference
+ * of the buyer's.
  */
-export function referencesLine(buyerReference: string, purchaseOrder: string): string | null {
-  const parts = [buyerReference && `Buyer reference: ${buyerReference}`, purchaseOrder && `Purchase order: ${purchaseOrder}`].filter(
-    Boolean,
-  );
+export function referencesLine(tr: Translator, buyerReference: string, purchaseOrder: string): string | null {
+  const parts = [
+    buyerReference && tr.t('e_invoicing.buyer_reference', { reference: buyerReference }),
+    purchaseOrder && tr.t('e_invoicing.purchase_order', { reference: purchaseOrder }),
+  ].filter(Boolean);
   return parts.length ? parts.join('  ·  ') : null;
 }
 

@@ -29,6 +29,7 @@ import {
   referencesLine,
   withReferencesLine,
 } from './document-einvoice.ts';
+import { EINVOICE_TEXTS } from './texts.ts';
 import { documentLinks, readerScreen } from './screens.ts';
 
 declare module 'billing-service' {
@@ -190,6 +191,7 @@ export default definePlugin({
   },
   version: '1.0.0',
   title: 'E-invoicing',
+  translations: EINVOICE_TEXTS,
   description: 'Peppol BIS 3 UBL, XRechnung, CII and Factur-X invoices valid by the EN 16931 rules, and a reader for them.',
   settings: {
     einvoice_required: {
@@ -246,9 +248,10 @@ export default definePlugin({
       if (doc.kind !== 'invoice' && doc.kind !== 'credit_note') return definition;
       const refs = await documentEinvoice(ctx, doc.kind === 'credit_note' && doc.parentId ? doc.parentId : doc.id);
       const client = doc.clientId ? await clientEinvoice(ctx, doc.clientId) : undefined;
+      const tr = await ctx.api.translations.translator(doc.locale);
       return withReferencesLine(
         definition,
-        referencesLine(refs.buyer_reference || client?.buyer_reference || '', refs.purchase_order_reference),
+        referencesLine(tr, refs.buyer_reference || client?.buyer_reference || '', refs.purchase_order_reference),
       );
     }),
     // einvoice_required: an invoice whose EN 16931 e-invoice (CII, Factur-X) would be refused is not issued

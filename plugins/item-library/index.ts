@@ -12,6 +12,7 @@ import {
 } from '../../core/plugin-api.ts';
 import { ITEM_FIELDS, ITEM_REPRESENTATION, ItemStore } from './items.ts';
 import { itemsScreen } from './screen.ts';
+import { itemsImport } from './item-import.ts';
 
 /** The plugin's own services: the items' store. */
 type Services = { items: ItemStore };
@@ -149,6 +150,8 @@ export default definePlugin<Services>({
   listeners: [
     // the builders offer the library's items as the item name is typed
     filter('billing_admin_item_sources', () => async (sources) => [...sources, { action: 'billing_search_items', label: 'Item library' }]),
+    // a price list comes in from a CSV (`POST /imports?resource=items`) like clients and invoices do
+    filter('billing_import_resources', (ctx) => async (resources) => [...resources, itemsImport(ctx.self.items)]),
     // the library travels with the business's export and comes back with its ids
     filter('billing_export_sections', () => async (sections) => [
       ...sections,

@@ -248,6 +248,19 @@ export class ItemStore {
     return row;
   }
 
+  /**
+   * The item an imported row is: the one with its SKU when it has one, else the one of its name (case
+   * ignored); the oldest when several are. Null for a new item.
+   */
+  async match(sku: string | null, name: string): Promise<Item | null> {
+    const [row] = sku
+      ? await this.ctx.db.query<ItemRow>(`select ${COLUMNS} from item_library_items where sku = $1 order by id limit 1`, [sku])
+      : await this.ctx.db.query<ItemRow>(`select ${COLUMNS} from item_library_items where lower(name) = lower($1) order by id limit 1`, [
+          name,
+        ]);
+    return row ? represent(row, await this.timezone()) : null;
+  }
+
   async get(id: number): Promise<Item> {
     return represent(await this.row(id), await this.timezone());
   }

@@ -83,17 +83,17 @@ async function signedRecord(
   const signature = (c.fields.signature ?? '').trim();
   const name = (c.fields.signer_name ?? '').replace(/\s+/g, ' ').trim();
   const { signature: _raw, ...rest } = record;
+  // the visitor reads a refusal in the page's answer box: in the quote's language
+  const tr = await ctx.api.translations.translator(quote.locale);
   if (!signature && !name) {
-    if (await ctx.options.get('quote_signature_required', c.tx)) {
-      throw refuse('Please sign in the box and type your name to accept this quote.');
-    }
+    if (await ctx.options.get('quote_signature_required', c.tx)) throw refuse(tr.t('quote_signatures.refused_both'));
     return rest;
   }
-  if (!signature) throw refuse('Please sign in the box to accept this quote.');
-  if (!name) throw refuse('Please type your name next to your signature.');
-  if (name.length > MAX_NAME) throw refuse(`The name may have at most ${MAX_NAME} characters.`);
+  if (!signature) throw refuse(tr.t('quote_signatures.refused_signature'));
+  if (!name) throw refuse(tr.t('quote_signatures.refused_name'));
+  if (name.length > MAX_NAME) throw refuse(tr.t('quote_signatures.refused_name_length', { max: MAX_NAME }));
   const png = await checkSignaturePng(signature);
-  if (!png.ok) throw refuse(`The signature is not accepted: ${png.reason}. Please sign again.`);
+  if (!png.ok) throw refuse(tr.t('quote_signatures.refused_image', { reason: png.reason }));
 
   const stored = await insertSignature(c.tx, {
     quote_id: quote.id,

@@ -1,6 +1,10 @@
 import type { TranslationsDeclaration } from '../../core/plugin-api.ts';
 
-/** The e-signature block's words, on the quote's page and in its PDF, in the quote's language. */
+/**
+ * The e-signature block's words, on the quote's page and in its PDF, and why an acceptance is refused (shown
+ * in the page's answer box), in the quote's language. A malformed image's `{reason}` is the checker's own,
+ * in English: only a visitor sending its own data rather than the pad's drawing gets one.
+ */
 export const SIGNATURE_TEXTS: TranslationsDeclaration = {
   en: {
     'quote_signatures.signature': 'Signature',
@@ -12,6 +16,11 @@ export const SIGNATURE_TEXTS: TranslationsDeclaration = {
     'quote_signatures.image_of': 'Signature of {name}',
     'quote_signatures.not_shown': '(the drawn signature cannot be shown)',
     'quote_signatures.content_hash': 'Content SHA-256 {hash}',
+    'quote_signatures.refused_both': 'Please sign in the box and type your name to accept this quote.',
+    'quote_signatures.refused_signature': 'Please sign in the box to accept this quote.',
+    'quote_signatures.refused_name': 'Please type your name next to your signature.',
+    'quote_signatures.refused_name_length': 'The name may have at most {max} characters.',
+    'quote_signatures.refused_image': 'The signature is not accepted: {reason}. Please sign again.',
   },
   de: {
     'quote_signatures.signature': 'Unterschrift',
@@ -23,6 +32,11 @@ export const SIGNATURE_TEXTS: TranslationsDeclaration = {
     'quote_signatures.image_of': 'Unterschrift von {name}',
     'quote_signatures.not_shown': '(die gezeichnete Unterschrift kann nicht angezeigt werden)',
     'quote_signatures.content_hash': 'Inhalts-SHA-256 {hash}',
+    'quote_signatures.refused_both': 'Bitte unterschreiben Sie im Feld und geben Sie Ihren Namen ein, um dieses Angebot anzunehmen.',
+    'quote_signatures.refused_signature': 'Bitte unterschreiben Sie im Feld, um dieses Angebot anzunehmen.',
+    'quote_signatures.refused_name': 'Bitte geben Sie neben Ihrer Unterschrift Ihren Namen ein.',
+    'quote_signatures.refused_name_length': 'Der Name darf höchstens {max} Zeichen lang sein.',
+    'quote_signatures.refused_image': 'Die Unterschrift wird nicht angenommen: {reason}. Bitte unterschreiben Sie erneut.',
   },
   fr: {
     'quote_signatures.signature': 'Signature',
@@ -34,6 +48,11 @@ export const SIGNATURE_TEXTS: TranslationsDeclaration = {
     'quote_signatures.image_of': 'Signature de {name}',
     'quote_signatures.not_shown': '(la signature manuscrite ne peut pas être affichée)',
     'quote_signatures.content_hash': 'Empreinte SHA-256 du contenu {hash}',
+    'quote_signatures.refused_both': 'Veuillez signer dans le cadre et saisir votre nom pour accepter ce devis.',
+    'quote_signatures.refused_signature': 'Veuillez signer dans le cadre pour accepter ce devis.',
+    'quote_signatures.refused_name': 'Veuillez saisir votre nom à côté de votre signature.',
+    'quote_signatures.refused_name_length': 'Le nom peut comporter au plus {max} caractères.',
+    'quote_signatures.refused_image': 'La signature n’est pas acceptée : {reason}. Veuillez signer à nouveau.',
   },
   es: {
     'quote_signatures.signature': 'Firma',
@@ -45,6 +64,11 @@ export const SIGNATURE_TEXTS: TranslationsDeclaration = {
     'quote_signatures.image_of': 'Firma de {name}',
     'quote_signatures.not_shown': '(no se puede mostrar la firma manuscrita)',
     'quote_signatures.content_hash': 'SHA-256 del contenido {hash}',
+    'quote_signatures.refused_both': 'Firme en el recuadro y escriba su nombre para aceptar este presupuesto.',
+    'quote_signatures.refused_signature': 'Firme en el recuadro para aceptar este presupuesto.',
+    'quote_signatures.refused_name': 'Escriba su nombre junto a su firma.',
+    'quote_signatures.refused_name_length': 'El nombre puede tener como máximo {max} caracteres.',
+    'quote_signatures.refused_image': 'La firma no se acepta: {reason}. Vuelva a firmar.',
   },
   it: {
     'quote_signatures.signature': 'Firma',
@@ -56,6 +80,11 @@ export const SIGNATURE_TEXTS: TranslationsDeclaration = {
     'quote_signatures.image_of': 'Firma di {name}',
     'quote_signatures.not_shown': '(impossibile visualizzare la firma autografa)',
     'quote_signatures.content_hash': 'SHA-256 del contenuto {hash}',
+    'quote_signatures.refused_both': 'Firmi nel riquadro e scriva il suo nome per accettare questo preventivo.',
+    'quote_signatures.refused_signature': 'Firmi nel riquadro per accettare questo preventivo.',
+    'quote_signatures.refused_name': 'Scriva il suo nome accanto alla firma.',
+    'quote_signatures.refused_name_length': 'Il nome può avere al massimo {max} caratteri.',
+    'quote_signatures.refused_image': 'La firma non è accettata: {reason}. Firmi di nuovo.',
   },
   nl: {
     'quote_signatures.signature': 'Handtekening',
@@ -67,5 +96,10 @@ export const SIGNATURE_TEXTS: TranslationsDeclaration = {
     'quote_signatures.image_of': 'Handtekening van {name}',
     'quote_signatures.not_shown': '(de getekende handtekening kan niet worden getoond)',
     'quote_signatures.content_hash': 'SHA-256 van de inhoud {hash}',
+    'quote_signatures.refused_both': 'Onderteken in het vak en vul uw naam in om deze offerte te accepteren.',
+    'quote_signatures.refused_signature': 'Onderteken in het vak om deze offerte te accepteren.',
+    'quote_signatures.refused_name': 'Vul naast uw handtekening uw naam in.',
+    'quote_signatures.refused_name_length': 'De naam mag maximaal {max} tekens lang zijn.',
+    'quote_signatures.refused_image': 'De handtekening wordt niet geaccepteerd: {reason}. Onderteken opnieuw.',
   },
 };

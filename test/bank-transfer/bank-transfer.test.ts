@@ -28,7 +28,12 @@ const svc = useService();
 let k: Kernel;
 let admin: TestUser;
 
-async function invoice(total: string, currency = 'EUR', status: 'available' | 'draft' = 'available'): Promise<BillingDocument> {
+async function invoice(
+  total: string,
+  currency = 'EUR',
+  status: 'available' | 'draft' = 'available',
+  locale = 'en',
+): Promise<BillingDocument> {
   return k.api.invoices.create(
     {
       items: [{ name: 'Consulting', quantity: 1, price: total }],
@@ -36,6 +41,7 @@ async function invoice(total: string, currency = 'EUR', status: 'available' | 'd
       customer_email: 'payer@example.com',
       currency,
       status,
+      locale,
     } as never,
     { actor: CLI, source: 'api' },
   );
@@ -69,6 +75,18 @@ async function pdfDefinition(doc: BillingDocument): Promise<unknown> {
     },
   });
   return seen;
+}
+
+/**
+ * Every `text` of a pdfmake definition, joined: the words the PDF prints (PDF.js reads some capitals of
+ * the embedded font back as other characters — "Zwischensumme" as "%wischensumme" — so exact words are
+ * checked here and the rendered text checked for the rest).
+ */
+function textsIn(node: unknown): string {
+  if (Array.isArray(node)) return node.map(textsIn).join(' ');
+  if (!node || typeof node !== 'object') return '';
+  const own = typeof (node as { text?: unknown }).text === 'string' ? [(node as { text: string }).text] : [];
+  return [...own, ...Object.values(node).map(textsIn)].join(' ');
 }
 
 /** Every `svg` node of a pdfmake definition. */
@@ -200,6 +218,59 @@ describe('Swiss QR-bill', () => {
         ...settings,
       } as BankSettings;
       expect(() => new SwissQRBill(swissData(inv, all, Money.parse('250', 'CHF')))).not.toThrow();
+    } finally {
+      await k.options.set('bank_iban', 'DE89 3704 0044 0532 0130 00', CLI);
+    }
+  });
+});
+
+describe('in the invoice’s language', () => {
+  it('labels the block of a German euro invoice in German on the PDF and page', async () => {
+    const inv = await invoice('80.00', 'EUR', 'available', 'de');
+    const { text } = await pdfText((await svc.rest(admin).get(`/invoices/${inv.id}/pdf`)).bytes);
+    expect(text).toContain(`ahlungsreferenz ${invoiceRfReference(inv.number)!.replace(/(.{4})(?=.)/g, '$1 ')}`);
+    const page = await publicPage(inv.id);
+    for (const shown of [textsIn(await pdfDefinition(inv)), page]) {
+      expect(shown).toContain('Zahlungsreferenz');
+      expect(shown).toContain('Kontoinhaber');
+      expect(shown).toContain('Mit Ihrer Banking-App scannen und bezahlen');
+      expect(shown).not.toContain('Payment reference');
+    }
+    expect(text).toContain('ZAHLUNG PER ÜBERWEISUNG');
+    expect(text).toContain('Mit Ihrer Banking-App scannen und bezahlen');
+    expect(page).toContain('<h3>Zahlung per Überweisung</h3>');
+  });
+
+  it('prints the QR-bill of a French franc invoice in its official French wording, on the PDF and in the page’s SVG', async () => {
+    const settings: Partial<BankSettings> = {
+      bank_iban: 'CH44 3199 9123 0008 8901 2',
+      company_street: 'Rue du Rhône 1',
+      company_postcode: '1204',
+      company_city: 'Genève',
+      business_country: 'CH',
+    };
+    for (const [key, value] of Object.entries(settings)) await k.options.set(key as never, value as never, CLI);
+    try {
+      const inv = await invoice('120.00', 'CHF', 'available', 'fr');
+      const { text } = await pdfText((await svc.rest(admin).get(`/invoices/${inv.id}/pdf`)).bytes);
+      expect(text).toContain('Section paiement');
+      const printed = textsIn(await pdfDefinition(inv));
+      const page = await publicPage(inv.id);
+      for (const part of ['Récépissé', 'Section paiement', 'Compte / Payable à', 'Référence', 'Monnaie', 'Montant', 'Point de dépôt']) {
+        expect([part, printed.includes(part)]).toEqual([part, true]);
+      }
+      expect(printed).not.toContain('Payment part');
+      // the library's own SVG on the page, drawn in French
+      const svg = /<figure class="payment-code"[^>]*>(<svg[\s\S]*<\/svg>)/.exec(page)![1]!;
+      expect(svg).toContain('Section paiement');
+      expect(svg).not.toContain('Payment part');
+      expect(page).toContain('Référence de paiement');
+      expect(page).toContain('<figcaption>Section paiement de la QR-facture</figcaption>');
+      // a Spanish one keeps the QR-bill's wording in English, as the guidelines ask, and the rest in Spanish
+      const es = await invoice('120.00', 'CHF', 'available', 'es');
+      const esText = textsIn(await pdfDefinition(es));
+      expect(esText).toContain('Payment part');
+      expect(esText).toContain('Referencia de pago');
     } finally {
       await k.options.set('bank_iban', 'DE89 3704 0044 0532 0130 00', CLI);
     }

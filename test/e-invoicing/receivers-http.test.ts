@@ -207,6 +207,10 @@ describe("an invoice's own references", () => {
       { text: 'Buyer reference: Abt. 12 & <IT>  ·  Purchase order: PO-4711', margin: [0, 0, 0, 10] },
       'items',
     ]);
+    // in the document's language: a German invoice's PDF says what a German letter-invoice says
+    const german = { ...(await k.api.invoices.get(inv.id)), locale: 'de' };
+    const de = (await k.hooks.applyFilters('billing_pdf_document', layout as never, german as never)) as typeof layout;
+    expect(de.content[3]).toEqual({ text: 'Ihr Zeichen: Abt. 12 & <IT>  ·  Bestellnummer: PO-4711', margin: [0, 0, 0, 10] });
 
     const note = await call('POST', `/invoices/${inv.id}/credit-notes`, { amount: 10, reason: 'Discount granted' });
     const credit = (await call('GET', `/credit-notes/${note.body.id}/ubl`)).bytes.toString();

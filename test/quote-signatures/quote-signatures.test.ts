@@ -36,10 +36,11 @@ async function fetchText(path: string) {
 const tokenOf = (page: string) => /name="token"\s+value="([^"]+)"/.exec(page)?.[1] ?? null;
 
 /** An open quote and its public page as the customer opens it. */
-async function openQuote(name = 'Zoë Quinn') {
+async function openQuote(name = 'Zoë Quinn', locale = 'en') {
   const quote = await k.api.quotes.create(
     {
       items: [{ name: 'Website', quantity: 1, price: 2500 }],
+      locale,
       customer_name: name,
       customer_email: 'zoe@example.com',
       status: 'available',
@@ -202,6 +203,19 @@ describe('refusals: 400 billing_signature_required, nothing written, the token s
       signer_name: 'Zoë Quinn',
     });
     expect(ok.status).toBe(200);
+  });
+
+  it('says why it refuses in the quote’s language (the page shows the message in its answer box)', async () => {
+    const { quote, token } = await openQuote('Zoë Quinn', 'de');
+    const refused = async (fields: Record<string, string>) =>
+      (await ajax({ action: 'billing_accept_quote', quote_id: String(quote.id), token, ...fields })).body.data.message;
+    expect(await refused({})).toBe('Bitte unterschreiben Sie im Feld und geben Sie Ihren Namen ein, um dieses Angebot anzunehmen.');
+    expect(await refused({ signer_name: 'Zoë Quinn' })).toBe('Bitte unterschreiben Sie im Feld, um dieses Angebot anzunehmen.');
+    expect(await refused({ signature: pngDataUrl(pngBytes(600, 180)) })).toBe('Bitte geben Sie neben Ihrer Unterschrift Ihren Namen ein.');
+    expect(await refused({ signature: pngDataUrl(pngBytes(600, 180)), signer_name: 'x'.repeat(201) })).toBe(
+      'Der Name darf höchstens 200 Zeichen lang sein.',
+    );
+    await unchanged(quote.id);
   });
 
   it('refuses a signature over 200 KB, not a PNG, or of the wrong dimensions', async () => {
