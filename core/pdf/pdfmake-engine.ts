@@ -54,8 +54,13 @@ function createEngine(): PdfmakeEngine {
         viaMemo++;
         let byName = parsed.get(bytes);
         if (!byName) parsed.set(bytes, (byName = new Map()));
-        let font = byName.get(postscriptName ?? '');
-        if (font === undefined) byName.set(postscriptName ?? '', (font = fontkit.create(bytes, postscriptName)));
+        let font = byName.get(postscriptName ?? '') as { _glyphs?: Record<number, unknown> } | undefined;
+        if (font === undefined) byName.set(postscriptName ?? '', (font = fontkit.create(bytes, postscriptName) as object));
+        // fontkit keeps each glyph it made with the characters it was first made for, and pdfkit writes a
+        // document's text layer (what copy and search read) from those characters. Shared across documents,
+        // a glyph that Latin Z and Greek Ζ have in common, first made for Ζ, made every later "Zwischensumme"
+        // read "Ζwischensumme". Each document starts with no glyphs made; the decoded tables stay.
+        else if (font._glyphs) font._glyphs = {};
         return font;
       },
     };
