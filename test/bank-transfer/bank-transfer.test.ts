@@ -77,11 +77,7 @@ async function pdfDefinition(doc: BillingDocument): Promise<unknown> {
   return seen;
 }
 
-/**
- * Every `text` of a pdfmake definition, joined: the words the PDF prints (PDF.js reads some capitals of
- * the embedded font back as other characters — "Zwischensumme" as "%wischensumme" — so exact words are
- * checked here and the rendered text checked for the rest).
- */
+/** Every `text` of a pdfmake definition, joined: the words the PDF prints, the same for the page's block. */
 function textsIn(node: unknown): string {
   if (Array.isArray(node)) return node.map(textsIn).join(' ');
   if (!node || typeof node !== 'object') return '';
@@ -228,7 +224,7 @@ describe('in the invoice’s language', () => {
   it('labels the block of a German euro invoice in German on the PDF and page', async () => {
     const inv = await invoice('80.00', 'EUR', 'available', 'de');
     const { text } = await pdfText((await svc.rest(admin).get(`/invoices/${inv.id}/pdf`)).bytes);
-    expect(text).toContain(`ahlungsreferenz ${invoiceRfReference(inv.number)!.replace(/(.{4})(?=.)/g, '$1 ')}`);
+    expect(text).toContain(`Zahlungsreferenz ${invoiceRfReference(inv.number)!.replace(/(.{4})(?=.)/g, '$1 ')}`);
     const page = await publicPage(inv.id);
     for (const shown of [textsIn(await pdfDefinition(inv)), page]) {
       expect(shown).toContain('Zahlungsreferenz');
