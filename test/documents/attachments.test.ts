@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CLI } from '../../core/audit/audit.ts';
 import { useService, type TestUser } from '../../testing/index.ts';
 
-const svc = useService();
+const svc = useService({ mail: true });
 let admin: TestUser;
 const ITEM = { name: 'Design hour', quantity: 2, price: 80 };
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 
 async function draft(user: TestUser = admin, route = '/invoices'): Promise<number> {
-  const res = await svc.rest(user).post(route, { items: [ITEM], customer: { name: 'Customer', email: 'customer@example.com' } });
+  const res = await svc.rest(user).post(route, { items: [ITEM], customer_name: 'Customer', customer_email: 'customer@example.com' });
   expect(res.status).toBe(201);
   return res.body.id;
 }
@@ -159,6 +159,38 @@ describe('an issued invoice keeps its attachments', () => {
       expect(res.body.code).toBe('billing_rest_invalid_state');
     }
     expect(await stored(id)).toBe(2);
+  });
+});
+
+describe("the document's mail", () => {
+  const send = (id: number) => svc.kernel.services.mail.sendInvoice(id, CLI);
+  const mailed = () => svc.mail.received.at(-1)!.parsed.attachments.filter((a) => a.contentDisposition === 'attachment');
+
+  it('carries each attached file after the PDF, with its name, type and bytes', async () => {
+    const id = await draft();
+    await upload(admin, `/invoices/${id}/attachments`, PDF, 'Signed contract.pdf', 'application/pdf');
+    await upload(admin, `/invoices/${id}/attachments`, PNG, 'site photo.pdf', 'application/pdf');
+    await send(id);
+    const files = mailed();
+    expect(files.map((a) => [a.filename, a.contentType])).toEqual([
+      [expect.stringMatching(/\.pdf$/), 'application/pdf'],
+      ['Signed contract.pdf', 'application/pdf'],
+      ['site photo.png', 'image/png'],
+    ]);
+    expect(files[1]!.content.equals(PDF)).toBe(true);
+    expect(files[2]!.content.equals(PNG)).toBe(true);
+  });
+
+  it('leaves them out with email_attachments off', async () => {
+    const id = await draft();
+    await upload(admin, `/invoices/${id}/attachments`, PDF, 'Signed contract.pdf', 'application/pdf');
+    await svc.kernel.options.set('email_attachments', false, CLI);
+    try {
+      await send(id);
+      expect(mailed().map((a) => a.filename)).not.toContain('Signed contract.pdf');
+    } finally {
+      await svc.kernel.options.set('email_attachments', true, CLI);
+    }
   });
 });
 
