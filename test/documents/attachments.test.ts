@@ -162,6 +162,43 @@ describe('an issued invoice keeps its attachments', () => {
   });
 });
 
+describe("the customer's page, under the document's key", () => {
+  it('lists the files and serves each as a download; a wrong key or another document answers as missing', async () => {
+    const id = await draft();
+    const other = await draft();
+    const file = await upload(admin, `/invoices/${id}/attachments`, PDF, 'Signed contract.pdf', 'application/pdf');
+    const foreign = await upload(admin, `/invoices/${other}/attachments`, PDF, 'Not yours.pdf', 'application/pdf');
+    const key = await svc.kernel.services.documents.invoices.accessKey(id);
+    const base = `${svc.kernel.config.baseUrl}/billing/invoice/${id}`;
+    const page = await (await fetch(`${base}?key=${encodeURIComponent(key)}`)).text();
+    const href = `/billing/invoice/${id}/attachments/${file.body.id}?key=${encodeURIComponent(key)}`;
+    expect(page).toContain('Attachments');
+    expect(page).toContain(`href="${href.replace(/&/g, '&amp;')}"`);
+    expect(page).toContain('Signed contract.pdf');
+    expect(page).not.toContain('Not yours.pdf');
+    const res = await fetch(`${svc.kernel.config.baseUrl}${href}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="Signed contract\.pdf"/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await res.arrayBuffer()).equals(PDF)).toBe(true);
+    const refused = [
+      `${base}/attachments/${file.body.id}?key=wrong`,
+      `${base}/attachments/${file.body.id}`,
+      `${base}/attachments/${foreign.body.id}?key=${encodeURIComponent(key)}`,
+      `${svc.kernel.config.baseUrl}/billing/quote/${id}/attachments/${file.body.id}?key=${encodeURIComponent(key)}`,
+    ];
+    for (const url of refused) expect((await fetch(url)).status).toBe(404);
+  });
+
+  it("names the files in the document's language", async () => {
+    const id = (await svc.rest(admin).post('/invoices', { items: [ITEM], customer_name: 'Kunde', locale: 'de-DE' })).body.id;
+    await upload(admin, `/invoices/${id}/attachments`, PDF, 'Vertrag.pdf', 'application/pdf');
+    const key = await svc.kernel.services.documents.invoices.accessKey(id);
+    const page = await (await fetch(`${svc.kernel.config.baseUrl}/billing/invoice/${id}?key=${encodeURIComponent(key)}`)).text();
+    expect(page).toContain('<h3>Anlagen</h3>');
+  });
+});
+
 describe("the document's mail", () => {
   const send = (id: number) => svc.kernel.services.mail.sendInvoice(id, CLI);
   const mailed = () => svc.mail.received.at(-1)!.parsed.attachments.filter((a) => a.contentDisposition === 'attachment');
