@@ -40,6 +40,8 @@ export const ERROR_STATUS = {
   billing_busy: 503,
   // a CSV upload that cannot be read as CSV, or is too complex to read within the import's bounds
   billing_import_unreadable: 400,
+  // an attachment whose bytes are not a PDF, PNG, JPEG, CSV, plain text or XLSX file (HTML, SVG, script, programs)
+  billing_attachment_type: 415,
   // too many failed sign-ins for the account or the client address: `data.retry_after` seconds (and `Retry-After`)
   billing_too_many_attempts: 429,
   // a listener of a hook that fails closed threw: nothing was done

@@ -154,6 +154,7 @@ export class Kernel {
         charge: async (invoiceId, key) => s.payments.gateways.chargeSaved(await s.documents.invoices.get(invoiceId), key),
       },
       pdfs: s.documents.pdfs,
+      attachments: { list: (id) => s.documents.attachments.list(id), files: (id) => s.documents.attachments.files(id) },
       translations: { translator: (tag) => s.i18n.translator(tag) },
       representations: restRepresentations({ options: this.options, hooks: this.hooks, config: this.config }),
       // read-only: the registry's own add/remove stay with the plugin loader

@@ -48,7 +48,7 @@ const CORE_SECTIONS: Array<{ id: string; title: string; keys: string[] }> = [
     title: 'Currency and tax',
     keys: ['currency', 'timezone', 'tax_rate', 'tax_exempt_statement', 'tax_exempt_items_statement', 'allow_partial_payments'],
   },
-  { id: 'email', title: 'E-mail', keys: ['attach_pdf_to_email'] },
+  { id: 'email', title: 'E-mail', keys: ['attach_pdf_to_email', 'email_attachments'] },
 ];
 
 const LABELS: Record<string, string> = {
@@ -67,6 +67,7 @@ const LABELS: Record<string, string> = {
   quote_accept_action: 'When a quote is accepted',
   tax_rate: 'Tax rate (%)',
   attach_pdf_to_email: 'Attach the PDF to e-mails',
+  email_attachments: "Send the document's attached files with its e-mails",
   site_locale: 'Language of documents',
 };
 

@@ -17,6 +17,9 @@ export const DOCUMENT_OBJECTS: readonly ObjectKind[] = [
     document: true,
   },
   { kind: 'quote', noun: 'document', table: 'billing_documents', where: { kind: 'quote' }, owner: 'created_by', document: true },
+  // an invoice or a quote alike: what an attachment lies through
+  { kind: 'document', noun: 'document', table: 'billing_documents', owner: 'created_by', document: true },
+  { kind: 'attachment', noun: 'attachment', table: 'billing_attachments', through: { kind: 'document', column: 'document_id' } },
   { kind: 'client', noun: 'client', table: 'billing_users', where: { role: 'billing_client' }, owner: 'created_by' },
 ];
 

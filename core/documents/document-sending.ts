@@ -7,6 +7,7 @@ import { pdfFilename } from '../pdf/file-name.ts';
 import type { Translations } from '../i18n/translations.ts';
 import type { PdfRenderer } from '../pdf/pdf-renderer.ts';
 import { siteDate } from '../time/site-time.ts';
+import type { AttachmentService } from './attachments/attachment-service.ts';
 import type { BillingDocument } from './document.ts';
 import { documentPdf } from './document-pdf.ts';
 import type { InvoiceService } from './invoice-service.ts';
@@ -15,7 +16,7 @@ import { quoteStatus } from './representation.ts';
 
 type Kind = 'invoice' | 'quote';
 
-/** A file the document's mail carries (the PDF), as the mail transport takes it. */
+/** A file the document's mail carries (the PDF, the document's attachments), as the mail transport takes it. */
 export interface DocumentAttachment {
   filename: string;
   content: Buffer;
@@ -53,6 +54,7 @@ export interface DocumentSendingDeps<R> {
   translations: Translations;
   invoices: InvoiceService;
   quotes: QuoteService;
+  attachments: AttachmentService;
   mailer: DocumentMailer<R>;
 }
 
@@ -82,7 +84,7 @@ export class DocumentSending<R extends { id: number; recipient: string }> {
   async send(kind: Kind, id: number, actor: Actor): Promise<SendResult<R>> {
     const service = kind === 'invoice' ? this.d.invoices : this.d.quotes;
     const doc = await service.get(id);
-    const o = await this.d.options.getMany(['timezone', 'attach_pdf_to_email']);
+    const o = await this.d.options.getMany(['timezone', 'attach_pdf_to_email', 'email_attachments']);
     const status = kind === 'quote' ? quoteStatus(doc, siteDate(new Date(), o.timezone)) : doc.status;
     const sendable = kind === 'invoice' ? status !== 'cancelled' : status === 'draft' || status === 'available';
     if (!sendable) throw new BillingError('billing_rest_invalid_state', `A ${status} ${kind} is not sent.`);
@@ -98,10 +100,15 @@ export class DocumentSending<R extends { id: number; recipient: string }> {
       const pdf = await documentPdf(asSent, this.d);
       attachments.push({ filename: pdfFilename(doc), content: Buffer.from(pdf.bytes), contentType: 'application/pdf' });
     }
+    const pdfAttached = attachments.length > 0;
+    // the files attached to the document go with it, after its PDF
+    if (o.email_attachments)
+      for (const f of await this.d.attachments.files(id))
+        attachments.push({ filename: f.filename, content: f.body, contentType: f.content_type });
     const link = await publicLink(this.d, kind, id);
     const { delivery, failure } = await this.d.mailer.documentMail(
       kind,
-      { doc: asSent, link, pdfAttached: attachments.length > 0 },
+      { doc: asSent, link, pdfAttached },
       { to, document: doc, attachments, actor },
     );
     if (failure) {

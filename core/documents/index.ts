@@ -11,6 +11,8 @@ import { documentPdf } from './document-pdf.ts';
 import { clientAjaxActions } from './clients/client-ajax.ts';
 import { clientRoutes } from './clients/client-routes.ts';
 import { ClientService } from './clients/client-service.ts';
+import { attachmentRoutes } from './attachments/attachment-routes.ts';
+import { AttachmentService } from './attachments/attachment-service.ts';
 import { documentCommands } from './document-commands.ts';
 import { DOCUMENT_OBJECTS } from './document-objects.ts';
 import { documentRoutes } from './document-routes.ts';
@@ -35,9 +37,15 @@ export const documentsModule = defineModule({
     const invoices = new InvoiceService(ctx);
     const deps = { pdf: ctx.use.pdf, options: ctx.options, hooks: ctx.hooks, translations: ctx.use.i18n };
     const pdfs: DocumentPdfs = { render: (doc, o = {}) => documentPdf(doc, deps, o.parent, o.adjust) };
-    return { invoices, quotes: new QuoteService(ctx, invoices), clients: new ClientService(ctx), pdfs };
+    return {
+      invoices,
+      quotes: new QuoteService(ctx, invoices),
+      clients: new ClientService(ctx),
+      pdfs,
+      attachments: new AttachmentService(ctx.db as Database),
+    };
   },
-  rest: (ctx) => [...documentRoutes(context(ctx)), ...clientRoutes(context(ctx))],
+  rest: (ctx) => [...documentRoutes(context(ctx)), ...clientRoutes(context(ctx)), ...attachmentRoutes(ctx.self.attachments, ctx.config)],
   ajax: (ctx) => [
     ...invoiceAjaxActions(context(ctx)),
     ...quoteAjaxActions(context(ctx)),

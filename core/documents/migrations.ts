@@ -347,4 +347,22 @@ export const DOCUMENT_MIGRATIONS: Migration[] = [
       alter table billing_documents add column locale text;
     `,
   },
+  {
+    name: '0010_attachments',
+    up: `
+      -- files attached to invoices and quotes, bytes and all (docs/decisions.md, "Attachments in the database")
+      create table billing_attachments (
+        id bigserial primary key,
+        document_id bigint not null references billing_documents (id) on delete cascade,
+        filename text not null,
+        content_type text not null,
+        size integer not null check (size > 0),
+        sha256 text not null,
+        body bytea not null,
+        created_by bigint,
+        created_at timestamptz not null default now()
+      );
+      create index billing_attachments_document on billing_attachments (document_id, id);
+    `,
+  },
 ];

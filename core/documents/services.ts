@@ -6,6 +6,7 @@ import type { Identity } from '../identity/identity.ts';
 import type { DocumentPdfs } from '../modules/service-api.ts';
 import type { OptionsStore } from '../options/options.ts';
 import type { PdfRenderer } from '../pdf/pdf-renderer.ts';
+import type { AttachmentService } from './attachments/attachment-service.ts';
 import type { ClientService } from './clients/client-service.ts';
 import type { InvoiceService } from './invoice-service.ts';
 import type { QuoteService } from './quote-service.ts';
@@ -16,6 +17,7 @@ export interface DocumentServices {
   quotes: QuoteService;
   clients: ClientService;
   pdfs: DocumentPdfs;
+  attachments: AttachmentService;
 }
 
 /** What the document engine's routes and actions are given. */

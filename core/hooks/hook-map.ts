@@ -186,6 +186,8 @@ export interface ExportSection {
   later?: readonly string[];
   /** The SQL sequence its ids come from when it is not the key column's own (a `serial`): moved past the highest restored id. */
   sequence?: string;
+  /** Rows read per batch when its rows are large (files): the export holds one batch in memory. Default 1000. */
+  pageRows?: number;
 }
 
 export type { ItemSource, ItemSuggestion } from '../admin/wire.ts';

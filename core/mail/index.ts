@@ -23,6 +23,7 @@ export const mailModule = defineModule({
       log: ctx.log,
       invoices: ctx.use.documents.invoices,
       quotes: ctx.use.documents.quotes,
+      attachments: ctx.use.documents.attachments,
     }),
   ajax: (ctx) => mailAjaxActions(ctx.self),
   listeners: MAIL_LISTENERS,

@@ -1,5 +1,6 @@
 import type { Actor } from '../audit/audit.ts';
 import type { Config } from '../config.ts';
+import type { AttachmentService } from '../documents/attachments/attachment-service.ts';
 import type { Database } from '../db/database.ts';
 import type { BillingDocument } from '../documents/document.ts';
 import { DocumentSending, publicLink, type SendResult as DocumentSendResult } from '../documents/document-sending.ts';
@@ -40,6 +41,8 @@ export interface MailDeps {
   log: Logger;
   invoices: InvoiceService;
   quotes: QuoteService;
+  /** The documents' attached files, which their mails carry (option `email_attachments`). */
+  attachments: AttachmentService;
   /** Where mail goes; by default SMTP_URL's server, else the `.eml` outbox. */
   transport?: MailTransport;
 }

@@ -1,4 +1,5 @@
 import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import type { AttachmentService } from '../documents/attachments/attachment-service.ts';
 import type { ClientService } from '../documents/clients/client-service.ts';
 import type { BillingDocument } from '../documents/document.ts';
 import type { RenderedPdf } from '../pdf/pdf-renderer.ts';
@@ -38,6 +39,8 @@ export interface ServiceApi {
   paymentMethods: PaymentMethodsApi;
   /** Documents' PDFs, as their routes serve them. */
   pdfs: DocumentPdfs;
+  /** The files attached to invoices and quotes (docs/documents.md, Attachments), read-only. */
+  attachments: Pick<AttachmentService, 'list' | 'files'>;
   /**
    * The texts of a language (a document's `locale`, else the option `site_locale`), with the site's own
    * wording: what a plugin prints for a customer — its page block, its mail — goes through it.

@@ -237,7 +237,7 @@ function operation(
   const success: Json = {};
   for (const status of statuses) {
     const content = response.contentType
-      ? { [response.contentType]: { schema: { type: 'string', contentMediaType: response.contentType } } }
+      ? Object.fromEntries([response.contentType].flat().map((t) => [t, { schema: { type: 'string', contentMediaType: t } }]))
       : {
           'application/json': {
             schema: bodySchema

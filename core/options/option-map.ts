@@ -20,6 +20,7 @@ export interface CoreOptionMap {
   quote_accept_action: 'convert_draft' | 'convert_available' | 'convert_and_send' | 'none';
   allow_partial_payments: boolean;
   attach_pdf_to_email: boolean;
+  email_attachments: boolean;
   company_name: string;
   company_address: string;
   company_email: string;
@@ -83,6 +84,8 @@ export const CORE_SETTINGS = {
   },
   allow_partial_payments: { type: 'boolean', default: false },
   attach_pdf_to_email: { type: 'boolean', default: true },
+  // the files attached to an invoice or quote go with its mail
+  email_attachments: { type: 'boolean', default: true },
   company_name: { type: 'string', default: 'My Company' },
   company_address: { type: 'string', default: '' },
   company_email: {

@@ -18,6 +18,7 @@ export const publicModule = defineModule({
       pdf: ctx.use.pdf,
       translations: ctx.use.i18n,
       quotes: ctx.use.documents.quotes,
+      attachments: ctx.use.documents.attachments,
       auth: ctx.use.identity.auth,
       links: ctx.use.identity,
       gateways: ctx.use.payments.gateways,

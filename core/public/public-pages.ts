@@ -5,6 +5,7 @@ import { shippedTranslator } from '../i18n/translator.ts';
 import { documentFromRow, DOCUMENT_COLUMNS, type BillingDocument } from '../documents/document.ts';
 import { documentPdf } from '../documents/document-pdf.ts';
 import { pdfFilename } from '../pdf/file-name.ts';
+import { downloadDisposition } from '../documents/attachments/file-type.ts';
 import { quoteStatus } from '../documents/representation.ts';
 import { isOpenInvoiceStatus } from '../documents/statuses.ts';
 import { siteDate } from '../time/site-time.ts';
@@ -33,6 +34,7 @@ export function publicRouter(d: PublicPagesDeps): Router {
   for (const kind of ['invoice', 'quote'] as const) {
     router.get(`/billing/${kind}/:id`, (req, res) => serve(d, kind, req, res, false));
     router.get(`/billing/${kind}/:id/pdf`, (req, res) => serve(d, kind, req, res, true));
+    router.get(`/billing/${kind}/:id/attachments/:file`, (req, res) => serveAttachment(d, kind, req, res));
   }
   router.post('/billing/invoice/:id/pay', express.urlencoded({ limit: BODY_LIMIT, extended: false }), (req, res) => pay(d, req, res));
   router.get('/billing/payment/:reference/return', (req, res) => paymentReturn(d, req, res));
@@ -83,7 +85,18 @@ async function serve(d: PublicPagesDeps, kind: Kind, req: Request, res: Response
       .end(
         publicPage(
           label(kind, doc.number, tr),
-          page(viewed, { ...o, tr, today, key, token, gateways, autopay, blocks, acceptFields }),
+          page(viewed, {
+            ...o,
+            tr,
+            today,
+            key,
+            token,
+            gateways,
+            autopay,
+            blocks,
+            acceptFields,
+            attachments: await d.attachments.list(doc.id),
+          }),
           tr.locale,
         ),
       );
@@ -97,6 +110,31 @@ async function serve(d: PublicPagesDeps, kind: Kind, req: Request, res: Response
         .set(PUBLIC_HEADERS)
         .end(publicPage(tr.t('page.error'), html`<h1>${tr.t('page.error')}</h1><p>${tr.t('page.error_text')}</p>`, tr.locale));
     }
+  }
+}
+
+/**
+ * `GET /billing/{kind}/{id}/attachments/{file}?key=…`: one of the document's files, for the holder of its
+ * key, always as a download. A file of another document answers as a missing document does.
+ */
+async function serveAttachment(d: PublicPagesDeps, kind: Kind, req: Request, res: Response): Promise<void> {
+  try {
+    const doc = await unlock(d.db, kind, String(req.params.id), req.query.key);
+    const id = /^\d{1,15}$/.test(String(req.params.file)) ? Number(req.params.file) : 0;
+    const file = doc && id ? await d.attachments.file(id).catch(() => null) : null;
+    if (!doc || !file || file.document_id !== doc.id) return notFound(res, await d.translations.translator());
+    res.set({
+      'Cache-Control': 'no-store',
+      'Referrer-Policy': 'no-referrer',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': "default-src 'none'; sandbox",
+      'Content-Type': file.content_type,
+      'Content-Disposition': downloadDisposition(file.filename),
+    });
+    res.end(file.body);
+  } catch (err) {
+    d.log.error({ err, kind }, 'public attachment failed');
+    if (!res.headersSent) res.status(500).end();
   }
 }
 

@@ -33,6 +33,8 @@ export interface PageContext {
   blocks: Html[];
   /** From `billing_public_accept_fields`: inside the Accept form, before its button. */
   acceptFields: Html[];
+  /** The files attached to the document, each downloaded with the page's key. */
+  attachments: ReadonlyArray<{ id: number; filename: string; size: number }>;
 }
 
 /** A document as its customer sees it: parties, items, totals, statements, and the forms it takes. */
@@ -86,6 +88,7 @@ ${taxStatements(doc).map((statement) => html`<p class="statement">${statement}</
 ${doc.notes ? html`<h3>${tr.t('document.notes')}</h3><p>${doc.notes}</p>` : ''}
 ${doc.terms ? html`<h3>${tr.t('document.terms')}</h3><p>${doc.terms}</p>` : ''}
 ${c.blocks}
+${c.attachments.length ? attachmentList(base, keyQuery, c) : ''}
 <div class="actions">
   <a class="button secondary" href="${base}/pdf${keyQuery}">${tr.t('page.download_pdf')}</a>
   ${kind === 'quote' && c.token ? answerForms(doc.id, c.token, c.acceptFields, tr) : ''}
@@ -94,6 +97,12 @@ ${c.blocks}
   data-expired="${tr.t('page.link_expired')}" data-failed="${tr.t('page.answer_failed')}"
   data-accepted-status="${tr.t('page.status.accepted')}" data-declined-status="${tr.t('page.status.declined')}"></div>
 ${kind === 'invoice' && c.gateways.length ? payForms(doc, c) : ''}`;
+}
+
+/** The document's files, as downloads under its key. */
+function attachmentList(base: string, keyQuery: string, c: PageContext): Html {
+  return html`<section class="attachments"><h3>${c.tr.t('page.attachments')}</h3>
+<ul>${c.attachments.map((a) => html`<li><a href="${base}/attachments/${String(a.id)}${keyQuery}" download>${a.filename}</a> <span class="muted">(${String(Math.max(1, Math.round(a.size / 1024)))} KB)</span></li>`)}</ul></section>`;
 }
 
 /** One form per gateway: the amount due (or, with partial payments, an amount the customer chooses) and its button. */

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import type { AttachmentService } from '../documents/attachments/attachment-service.ts';
 import type { QuoteService } from '../documents/quote-service.ts';
 import type { HookRegistry } from '../hooks/registry.ts';
 import type { Authenticator } from '../http/auth.ts';
@@ -24,4 +25,5 @@ export interface PublicPagesDeps {
   links: Pick<Identity, 'signLink' | 'checkLink'>;
   gateways: GatewayRuntime;
   log: Logger;
+  attachments: AttachmentService;
 }

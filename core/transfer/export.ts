@@ -135,6 +135,7 @@ async function spoolSection(
   const where = conditions.map((c) => `(${c})`).join(' and ');
   const keyTypes = section.key.map((k) => all.find((c) => c.name === k)?.type ?? 'text');
   const keys = section.key.map((k) => `t.${k}`).join(', ');
+  const pageRows = section.pageRows ?? PAGE;
   const total = Number((await tx.query<{ n: string }>(`select count(*) as n from ${section.table} t where ${where}`))[0]!.n);
   progress.begin(sectionFile(section), total);
 
@@ -149,7 +150,7 @@ async function spoolSection(
       const after: string = last ? `and (${keys}) > (${last.map((v, i) => `$${params.push(v)}::${keyTypes[i]}`).join(', ')})` : '';
       const page: Array<Record<string, string>> = await tx.query<Record<string, string>>(
         `select ${section.key.map((k, i) => `t.${k}::text as k${i}`).join(', ')}, (to_jsonb(t) - $1::text[])::text as row
-           from ${section.table} t where ${where} ${after} order by ${keys} limit ${PAGE}`,
+           from ${section.table} t where ${where} ${after} order by ${keys} limit ${pageRows}`,
         params,
       );
       if (!page.length) break;
@@ -162,7 +163,7 @@ async function spoolSection(
       progress.advance(page.length);
       const end: Record<string, string> = page[page.length - 1]!;
       last = section.key.map((_, i) => end[`k${i}`]!);
-      if (page.length < PAGE) break;
+      if (page.length < pageRows) break;
     }
   } finally {
     out.end();

@@ -32,6 +32,8 @@ export const CORE_SECTIONS: readonly ExportSection[] = [
     where: `kind = 'credit_note'`,
     later: ['invoice_id', 'parent_id'],
   },
+  // attached files, bytes and all (docs/decisions.md): a few per batch, as each may be 10 MiB
+  { name: 'attachments', table: 'billing_attachments', key: ['id'], pageRows: 4 },
   { name: 'payments', table: 'billing_payments', key: ['id'], sequence: 'billing_payments_id_seq' },
   // a client's saved card or mandate is the gateway's token: it travels only with the other secrets
   { name: 'payment_methods', table: 'billing_payment_methods', key: ['id'], secret: true },

@@ -3,6 +3,7 @@
 // the catalog's AF array) and the XMP metadata Factur-X requires (pdfaid part 3 B, the fx: schema and
 // its PDF/A extension schema description). pdf-lib does the attaching; nothing is re-rendered.
 import { AFRelationship, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
+import type { EmbeddedFile } from './ubl.ts';
 import { escapeXml } from './xml.ts';
 
 export const FACTURX_FILENAME = 'factur-x.xml';
@@ -18,8 +19,11 @@ export interface FacturXInfo {
 /** What the core's renderer is asked to add to the definition: the PDF/A-3b subset on PDF 1.7. */
 export const PDFA_DEFINITION = { version: '1.7', subset: 'PDF/A-3b' } as const;
 
-/** Attaches `cii` to a PDF/A-3b rendering of the invoice and writes the Factur-X metadata. */
-export async function facturXPdf(pdfa: Uint8Array, cii: string, info: FacturXInfo): Promise<Buffer> {
+/**
+ * Attaches `cii` to a PDF/A-3b rendering of the invoice and writes the Factur-X metadata; the invoice's
+ * own attached files follow as supplements (PDF/A-3 takes files of any type, each in the AF array).
+ */
+export async function facturXPdf(pdfa: Uint8Array, cii: string, info: FacturXInfo, files: readonly EmbeddedFile[] = []): Promise<Buffer> {
   const doc = await PDFDocument.load(pdfa, { updateMetadata: false });
   const date = new Date(`${info.issueDate.slice(0, 10)}T00:00:00.000Z`);
   const title = info.title;
@@ -39,6 +43,20 @@ export async function facturXPdf(pdfa: Uint8Array, cii: string, info: FacturXInf
     modificationDate: date,
     afRelationship: AFRelationship.Alternative,
   });
+  const names = new Set([FACTURX_FILENAME]);
+  for (const f of files) {
+    // names are the keys of the PDF's embedded files: two alike would hide one
+    let name = f.filename;
+    for (let n = 2; names.has(name); n++) name = f.filename.replace(/(\.[^.]*)?$/, ` (${n})$1`);
+    names.add(name);
+    await doc.attach(f.body, name, {
+      mimeType: f.contentType,
+      description: 'Supporting document',
+      creationDate: date,
+      modificationDate: date,
+      afRelationship: AFRelationship.Supplement,
+    });
+  }
 
   const xmp = Buffer.from(xmpMetadata({ title, author: info.seller, subject: `Invoice ${info.number}`, producer, date }), 'utf8');
   const stream = PDFRawStream.of(doc.context.obj({ Type: 'Metadata', Subtype: 'XML', Length: xmp.length }), xmp);

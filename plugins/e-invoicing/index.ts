@@ -19,7 +19,7 @@ import { einvoiceModel, type EinvoiceFormat, type EinvoiceModel, type SellerSett
 import { facturXPdf, PDFA_DEFINITION } from './facturx.ts';
 import { READ_BODY_LIMIT, readEinvoice } from './reader.ts';
 import { unreadable } from './unreadable.ts';
-import { ublXml } from './ubl.ts';
+import { ublXml, type EmbeddedFile } from './ubl.ts';
 import { PEPPOL_EAS } from './electronic-address.ts';
 import { clientEinvoice, clientEinvoiceRoutes, CLIENT_EINVOICE_MIGRATION } from './client-einvoice.ts';
 import {
@@ -163,6 +163,11 @@ function creditNoteXmlRoute(format: 'ubl' | 'xrechnung', description: string) {
   } as const;
 }
 
+/** The invoice's attached files, as its e-invoices embed them. */
+async function embeddedFiles(ctx: PluginContext, doc: BillingDocument): Promise<EmbeddedFile[]> {
+  return (await ctx.api.attachments.files(doc.id)).map((f) => ({ filename: f.filename, contentType: f.content_type, body: f.body }));
+}
+
 async function invoiceCii(ctx: PluginContext, doc: BillingDocument): Promise<string> {
   return ciiXml(await modelOrRefuse(ctx, doc, 'facturx'));
 }
@@ -174,7 +179,12 @@ export async function facturX(ctx: PluginContext, doc: BillingDocument): Promise
   const cii = await invoiceCii(ctx, doc);
   const seller = await ctx.options.get('company_name');
   const rendered = await ctx.api.pdfs.render(doc, { adjust: pdfa });
-  return facturXPdf(rendered.bytes, cii, { number: doc.number, issueDate: doc.issueDate, seller, title: `Invoice ${doc.number}` });
+  return facturXPdf(
+    rendered.bytes,
+    cii,
+    { number: doc.number, issueDate: doc.issueDate, seller, title: `Invoice ${doc.number}` },
+    await embeddedFiles(ctx, doc),
+  );
 }
 
 export default definePlugin({
@@ -271,11 +281,11 @@ export default definePlugin({
     }),
   ],
   rest: [
-    invoiceXmlRoute('ubl', 'The invoice as a Peppol BIS Billing 3.0 UBL invoice.', async (ctx, doc) =>
-      ublXml(await modelOrRefuse(ctx, doc, 'ubl')),
+    invoiceXmlRoute('ubl', 'The invoice as a Peppol BIS Billing 3.0 UBL invoice, its attached files embedded.', async (ctx, doc) =>
+      ublXml(await modelOrRefuse(ctx, doc, 'ubl'), await embeddedFiles(ctx, doc)),
     ),
-    invoiceXmlRoute('xrechnung', 'The invoice as an XRechnung (UBL) invoice.', async (ctx, doc) =>
-      ublXml(await modelOrRefuse(ctx, doc, 'xrechnung')),
+    invoiceXmlRoute('xrechnung', 'The invoice as an XRechnung (UBL) invoice, its attached files embedded.', async (ctx, doc) =>
+      ublXml(await modelOrRefuse(ctx, doc, 'xrechnung'), await embeddedFiles(ctx, doc)),
     ),
     invoiceXmlRoute('cii', 'The invoice as a UN/CEFACT CII D16B invoice (EN 16931 profile).', invoiceCii),
     {

@@ -13,8 +13,31 @@ const NS = {
 /** VATEX codes for the categories whose reason has a code of its own (BT-121). */
 export const EXEMPTION_CODE: Partial<Record<string, string>> = { AE: 'VATEX-EU-AE', G: 'VATEX-EU-G' };
 
-/** The UBL document of `model`: an Invoice (type 380) or a CreditNote (type 381). */
-export function ublXml(model: EinvoiceModel): string {
+/**
+ * The MIME types EN 16931 lets an invoice embed (rule BR-CL-24, the code list Peppol BIS 3 and XRechnung
+ * both use): a file of any other type (plain text) is left out of the e-invoice, never sent to be refused.
+ */
+export const EMBEDDABLE_TYPES: readonly string[] = [
+  'application/pdf',
+  'image/png',
+  'image/jpeg',
+  'text/csv',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.oasis.opendocument.spreadsheet',
+];
+
+/** A supporting document embedded in the e-invoice (BG-24): its bytes, type and name. */
+export interface EmbeddedFile {
+  filename: string;
+  contentType: string;
+  body: Buffer;
+}
+
+/**
+ * The UBL document of `model`: an Invoice (type 380) or a CreditNote (type 381), with `files` embedded as
+ * additional supporting documents (`cac:AdditionalDocumentReference`, BG-24) when their type is embeddable.
+ */
+export function ublXml(model: EinvoiceModel, files: readonly EmbeddedFile[] = []): string {
   const credit = model.kind === 'credit_note';
   const root = credit ? 'CreditNote' : 'Invoice';
   const amount = (name: string, value: string) => text(name, value, { currencyID: model.currency });
@@ -47,6 +70,22 @@ export function ublXml(model: EinvoiceModel): string {
         'cac:BillingReference',
         null,
         el('cac:InvoiceDocumentReference', null, text('cbc:ID', model.preceding.number), text('cbc:IssueDate', model.preceding.issueDate)),
+      ),
+    ...files
+      .filter((f) => EMBEDDABLE_TYPES.includes(f.contentType))
+      .map((f, i) =>
+        el(
+          'cac:AdditionalDocumentReference',
+          null,
+          // BT-122: the reference of the supporting document, unique within the invoice
+          text('cbc:ID', `ATT-${i + 1}`),
+          text('cbc:DocumentDescription', f.filename),
+          el(
+            'cac:Attachment',
+            null,
+            text('cbc:EmbeddedDocumentBinaryObject', f.body.toString('base64'), { mimeCode: f.contentType, filename: f.filename }),
+          ),
+        ),
       ),
     el('cac:AccountingSupplierParty', null, party(model.seller)),
     el('cac:AccountingCustomerParty', null, party(model.buyer)),

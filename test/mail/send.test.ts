@@ -285,6 +285,7 @@ describe('a mail server that refuses the message', () => {
       log: k.log,
       invoices: k.api.invoices,
       quotes: k.api.quotes,
+      attachments: k.services.documents.attachments,
       transport: createMailTransport({ smtpUrl: url, dataDir: k.config.dataDir, log: k.log }),
     });
     const invoice = await draftInvoice();

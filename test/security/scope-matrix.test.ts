@@ -37,6 +37,7 @@ interface Objects {
   import: number;
   bank_statement: number;
   payment_method: number;
+  attachment: number;
 }
 
 const svc = useService();
@@ -152,7 +153,13 @@ beforeAll(async () => {
       raw: camt053([{ amount: '1.00', ref: `MATRIX-${as}`, ustrd: ['nothing to match'] }], 8, `MATRIX-${as}`),
       type: 'application/xml',
     });
-    expect([payment.status, note.status, profile.status, item.status, statement.status]).toEqual([201, 201, 201, 201, 201]);
+    const attached = await svc.rest(user).post(`/wp-json/billing/v1/invoices/${id}/attachments`, {
+      raw: `Notes of ${as}\n`,
+      type: 'text/plain',
+    });
+    expect([payment.status, note.status, profile.status, item.status, statement.status, attached.status]).toEqual([
+      201, 201, 201, 201, 201, 201,
+    ]);
     // a saved card comes only from a gateway's verified success: the matrix seeds one of its own
     const [saved] = await k.db.query<{ id: string }>(
       `insert into billing_payment_methods (client_id, method, token, label) values ($1, 'gateway_a', $2, 'Visa •••• 4242') returning id`,
@@ -170,6 +177,7 @@ beforeAll(async () => {
       import: upload.id,
       bank_statement: statement.body.id,
       payment_method: Number(saved!.id),
+      attachment: attached.body.id,
     };
   }
 }, 120000);

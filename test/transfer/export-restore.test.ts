@@ -22,6 +22,8 @@ async function freshTarget(): Promise<TestService> {
   return t;
 }
 
+let attachmentId: number;
+
 beforeAll(async () => {
   admin = await svc.makeUser('boss', 'administrator', 'boss-password');
   const rest = svc.rest(admin);
@@ -52,6 +54,14 @@ beforeAll(async () => {
   const pay = await post(`/invoices/${inv.id}/payments`, { amount: 100, method: 'cheque', status: 'completed', notes: 'first half' });
   await post(`/payments/${pay.id}/refund`, { amount: '12.34', reason: 'overcharged postage' });
   await post(`/invoices/${inv.id}/credit-notes`, { amount: 20, reason: 'goodwill' });
+  // a file attached to the invoice travels bytes and all
+  const attached = await rest.post(
+    `/invoices/${inv.id}/attachments`,
+    { raw: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 1, 2, 254, 255]), type: 'image/png' },
+    { 'content-disposition': 'attachment; filename="stamp.png"' },
+  );
+  expect(attached.status).toBe(201);
+  attachmentId = attached.body.id;
   // a quote accepted on its page becomes an invoice: the quote names it, it names the quote
   const quote = await post('/quotes', { client_id: acme.id, status: 'available', items: [{ name: 'Audit', quantity: 1, price: 900 }] });
   const token = await svc.kernel.api.quotes.mintToken(quote.id);
@@ -108,6 +118,10 @@ describe('billing export and billing import <archive>', () => {
     expect(after).toEqual(before);
 
     const mine = new RestClient(restored.url, admin.authorization);
+    const file = await mine.get(`/attachments/${attachmentId}`);
+    expect(file.status).toBe(200);
+    expect(file.bytes.equals((await svc.rest(admin).get(`/attachments/${attachmentId}`)).bytes)).toBe(true);
+    expect((await mine.get(`/attachments/${attachmentId}`)).headers.get('content-disposition')).toMatch(/filename="stamp\.png"/);
     expect((await mine.get('/recurring')).body).toEqual((await svc.rest(admin).get('/recurring')).body);
 
     // public links: the same access key opens the same page

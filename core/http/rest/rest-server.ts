@@ -284,9 +284,9 @@ function routePath(raw: string): string {
   }
 }
 
-/** Content types a route gets as raw bytes (a Buffer in `RestRequest.body`), as WordPress's get_body() has them: files (XML, PDF, CSV, gzip). */
+/** Content types a route gets as raw bytes (a Buffer in `RestRequest.body`), as WordPress's get_body() has them: files (XML, PDF, CSV, gzip, an attachment's image or workbook). */
 const RAW_TYPES =
-  /^(application\/xml|text\/xml|application\/[\w.+-]+\+xml|application\/pdf|application\/octet-stream|application\/(x-)?gzip|text\/csv|application\/csv|application\/vnd\.ms-excel|text\/plain)\b/i;
+  /^(application\/xml|text\/xml|application\/[\w.+-]+\+xml|application\/pdf|application\/octet-stream|application\/(x-)?gzip|image\/png|image\/jpeg|application\/vnd\.openxmlformats-officedocument\.spreadsheetml\.sheet|text\/csv|application\/csv|application\/vnd\.ms-excel|text\/plain)\b/i;
 
 /**
  * The request body: JSON (or a form, as WordPress takes them) as parameters; a file (XML, PDF) as its

@@ -62,8 +62,8 @@ export interface RouteResponse {
   schema?: object;
   /** The body is a page of `schema` items, with X-WP-Total, X-WP-TotalPages and Link. */
   collection?: boolean;
-  /** A body that is not JSON (a PDF), by content type. */
-  contentType?: string;
+  /** A body that is not JSON (a PDF), by content type; each it may be (an attachment's download). */
+  contentType?: string | readonly string[];
   /** Codes of core/errors.ts this route may answer beyond the ones every route of its kind does. */
   errors?: string[];
 }
