@@ -347,4 +347,12 @@ export const DOCUMENT_MIGRATIONS: Migration[] = [
       alter table billing_documents add column locale text;
     `,
   },
+  {
+    name: '0010_instalment_schedule',
+    up: `
+      -- an invoice paid in instalments (docs/payments.md, "Instalments"): [{due_date, amount}] in date order,
+      -- summing exactly to the total; null is one due date
+      alter table billing_documents add column schedule jsonb;
+    `,
+  },
 ];

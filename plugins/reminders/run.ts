@@ -1,5 +1,8 @@
 import {
   addDays,
+  amountDueNowOf,
+  owedSince,
+  owedSinceSql,
   Decimal,
   isOpenInvoiceStatus,
   Money,
@@ -65,7 +68,14 @@ export async function runReminders(ctx: PluginContext, now = new Date()): Promis
 }
 
 /** The SQL that says which step is the latest due for invoice `d` ($steps: offsets, $today: the site's date). */
-const LATEST = (steps: string, today: string) => `(select max(o) from unnest(${steps}::int[]) o where d.due_date + o <= ${today}::date)`;
+const LATEST = (steps: string, today: string) => `(select max(o) from unnest(${steps}::int[]) o where ${OWED_SINCE} + o <= ${today}::date)`;
+
+/**
+ * The date invoice `d` is owed from: its due date, or with instalments the earliest unpaid one's. It is
+ * never after the due date, so a scheduled invoice is read whenever its schedule may be owing.
+ */
+const OWED_SINCE = owedSinceSql('d');
+const OWING_BY = (date: string) => `(d.due_date <= ${date} or (d.schedule is not null and ${OWED_SINCE} <= ${date}))`;
 
 /**
  * Open invoices whose latest due step is not recorded yet, within the run's bounds (oldest invoices
@@ -80,7 +90,7 @@ async function reminderCandidates(ctx: PluginContext, steps: ReminderStep[], tod
        select d.id, row_number() over (partition by lower(trim(d.customer_email)) order by d.id) as nth, count(*) over () as total
          from billing_documents d
         where d.kind = 'invoice' and d.trashed_at is null and d.status in (${OPEN})
-          and d.due_date <= $1::date and d.due > 0 and d.customer_email <> ''
+          and ${OWING_BY('$1::date')} and d.due > 0 and d.customer_email <> ''
           and not exists (select 1 from reminders_sent r where r.invoice_id = d.id and r.offset_days = ${LATEST('$2', '$3')})
      ) c
      where nth <= $4 order by id limit $5`,
@@ -107,7 +117,7 @@ async function recordBatch(
     // steps later changes no queued mail
     const rows = await tx.query<{ invoice_id: string; offset_days: number; status: string; recipient: string }>(
       `with due as (
-         select d.id, d.due_date, ${LATEST('$2', '$3')} as latest, lower(trim(d.customer_email)) as recipient
+         select d.id, ${OWED_SINCE} as due_date, ${LATEST('$2', '$3')} as latest, lower(trim(d.customer_email)) as recipient
            from billing_documents d
           where d.id = any($1::bigint[]) and d.kind = 'invoice' and d.trashed_at is null
             and d.status in (${OPEN}) and d.due > 0 and d.customer_email <> ''
@@ -164,6 +174,9 @@ export async function sendReminder(item: OutboxItem, ctx: PluginContext): Promis
     return;
   }
   const stored: ReminderStep = { offset_days: offset, subject: row.subject, body: row.body };
+  // with instalments, the mail names the one owed and what is due now, not the last date and the whole rest
+  const today = siteDate(new Date(), await ctx.options.get('timezone'));
+  const owedFrom = owedSince(invoice, today);
   let step = stored;
   const { delivery, failure } = await ctx.api.mail.reminderMail(
     invoice,
@@ -174,8 +187,8 @@ export async function sendReminder(item: OutboxItem, ctx: PluginContext): Promis
         invoice_number: invoice.number,
         client_name: invoice.customer.name || invoice.customer.company || invoice.customer.email,
         total_amount: tr.money(invoice.totals.total, invoice.currency),
-        amount_due: tr.money(invoice.totals.due, invoice.currency),
-        due_date: invoice.dueDate ? tr.date(invoice.dueDate) : '',
+        amount_due: tr.money(amountDueNowOf(invoice, today), invoice.currency),
+        due_date: owedFrom ? tr.date(owedFrom) : '',
         invoice_url: link,
         company_name: companyName,
       };
