@@ -122,6 +122,27 @@ export function instalmentStates(
   });
 }
 
+/**
+ * The schedule after a charge (a late fee) is added to the invoice: the charge joins the earliest
+ * instalment the money received does not cover (the one it is charged for; the last when all are paid),
+ * so the schedule still sums exactly to the new total.
+ */
+export function withCharge(schedule: readonly Instalment[], settled: Money, charge: Money): Instalment[] {
+  const states = instalmentStates(schedule, settled.toString(), settled.currency as CurrencyCode, '');
+  const open = states.findIndex((s) => s.status !== 'paid');
+  const target = open >= 0 ? open : schedule.length - 1;
+  return schedule.map((s, i) =>
+    i === target
+      ? {
+          ...s,
+          amount: Money.parse(s.amount, charge.currency as CurrencyCode)
+            .plus(charge)
+            .toString(),
+        }
+      : { ...s },
+  );
+}
+
 /** The date of the earliest instalment with something due, or null when all are paid. */
 export function earliestUnpaidDate(states: readonly InstalmentState[]): string | null {
   return states.find((s) => s.status !== 'paid')?.due_date ?? null;

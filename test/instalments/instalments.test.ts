@@ -165,6 +165,23 @@ describe('instalments', () => {
     expect(Number(p!.amount)).toBe(300);
   });
 
+  it('add a charge (a late fee) to the earliest unpaid instalment, so the schedule still sums to the total', async () => {
+    const inv = await scheduled('300.00', [
+      { due_date: day(-20), amount: '100.00' },
+      { due_date: day(-5), amount: '100.00' },
+      { due_date: day(20), amount: '100.00' },
+    ]);
+    expect((await pay(inv.id, '100.00')).status).toBe(201);
+    await k.db.transaction((tx) => k.api.invoices.addCharge(tx, inv.id, { name: 'Late fee', amount: '7.50' }, CLI));
+    const now = (await call('GET', `/invoices/${inv.id}`)).body;
+    expect(now.totals.total).toBe(307.5);
+    expect(now.schedule.map((s: any) => [s.amount, s.paid, s.status])).toEqual([
+      [100, 100, 'paid'],
+      [107.5, 0, 'overdue'],
+      [100, 0, 'open'],
+    ]);
+  });
+
   it('remind from the earliest unpaid instalment, not the last due date', async () => {
     const inv = await scheduled('500.00', [
       { due_date: day(-1), amount: '100.00' },
