@@ -162,14 +162,22 @@ export function amountDueNow(states: readonly InstalmentState[], currency: Curre
   return next ? Money.parse(next.due, currency) : Money.zero(currency);
 }
 
-/**
- * SQL for the date invoice row `alias` is owed from — its earliest instalment the money received
- * (paid and credited) does not cover, or its due date without a schedule — so queries over many invoices
- * (the reminders) count from the same date `owedSince` gives one invoice.
- */
-export function owedSinceSql(alias: string): string {
-  return `coalesce((select (x.e->>'due_date')::date
+/** The earliest instalment of invoice row `alias` the money received (paid and credited) does not cover, as SQL. */
+const owedInstalment = (alias: string, pick: string) => `(select ${pick}
       from (select e, n, sum((e->>'amount')::numeric) over (order by n) as upto
               from jsonb_array_elements(${alias}.schedule) with ordinality as i(e, n)) x
-     where x.upto > ${alias}.paid + ${alias}.credited order by x.n limit 1), ${alias}.due_date)`;
+     where x.upto > ${alias}.paid + ${alias}.credited order by x.n limit 1)`;
+
+/**
+ * SQL for the date invoice row `alias` is owed from — its earliest unpaid instalment's date, or its due
+ * date without a schedule — so queries over many invoices (the reminders) count from the same date
+ * `owedSince` gives one invoice.
+ */
+export function owedSinceSql(alias: string): string {
+  return `coalesce(${owedInstalment(alias, "(x.e->>'due_date')::date")}, ${alias}.due_date)`;
+}
+
+/** SQL for which instalment of invoice row `alias` is owed (0 for the first, and without a schedule). */
+export function owedInstalmentSql(alias: string): string {
+  return `coalesce(${owedInstalment(alias, '(x.n - 1)::int')}, 0)`;
 }

@@ -1,6 +1,7 @@
 import {
   addDays,
   amountDueNowOf,
+  owedInstalmentSql,
   owedSince,
   owedSinceSql,
   Decimal,
@@ -75,6 +76,8 @@ const LATEST = (steps: string, today: string) => `(select max(o) from unnest(${s
  * never after the due date, so a scheduled invoice is read whenever its schedule may be owing.
  */
 const OWED_SINCE = owedSinceSql('d');
+/** Which instalment that is (0 without a schedule): each has its own series of steps. */
+const OWED = owedInstalmentSql('d');
 const OWING_BY = (date: string) => `(d.due_date <= ${date} or (d.schedule is not null and ${OWED_SINCE} <= ${date}))`;
 
 /**
@@ -91,7 +94,8 @@ async function reminderCandidates(ctx: PluginContext, steps: ReminderStep[], tod
          from billing_documents d
         where d.kind = 'invoice' and d.trashed_at is null and d.status in (${OPEN})
           and ${OWING_BY('$1::date')} and d.due > 0 and d.customer_email <> ''
-          and not exists (select 1 from reminders_sent r where r.invoice_id = d.id and r.offset_days = ${LATEST('$2', '$3')})
+          and not exists (select 1 from reminders_sent r
+                           where r.invoice_id = d.id and r.instalment = ${OWED} and r.offset_days = ${LATEST('$2', '$3')})
      ) c
      where nth <= $4 order by id limit $5`,
     [addDays(today, -offsets[0]!), offsets, today, REMINDERS_PER_ADDRESS, REMINDERS_PER_RUN],
@@ -115,22 +119,23 @@ async function recordBatch(
   return ctx.db.transaction(async (tx) => {
     // the step's words are kept with the queued row, as they were when it came due: editing the
     // steps later changes no queued mail
-    const rows = await tx.query<{ invoice_id: string; offset_days: number; status: string; recipient: string }>(
+    const rows = await tx.query<{ invoice_id: string; instalment: number; offset_days: number; status: string; recipient: string }>(
       `with due as (
-         select d.id, ${OWED_SINCE} as due_date, ${LATEST('$2', '$3')} as latest, lower(trim(d.customer_email)) as recipient
+         select d.id, ${OWED_SINCE} as due_date, ${OWED} as instalment, ${LATEST('$2', '$3')} as latest, lower(trim(d.customer_email)) as recipient
            from billing_documents d
           where d.id = any($1::bigint[]) and d.kind = 'invoice' and d.trashed_at is null
             and d.status in (${OPEN}) and d.due > 0 and d.customer_email <> ''
        )
        , recorded as (
-         insert into reminders_sent (invoice_id, offset_days, status, subject, body)
-         select due.id, s.o, case when s.o = due.latest then 'queued' else 'skipped' end,
+         insert into reminders_sent (invoice_id, instalment, offset_days, status, subject, body)
+         select due.id, due.instalment, s.o, case when s.o = due.latest then 'queued' else 'skipped' end,
                 case when s.o = due.latest then s.subject else '' end, case when s.o = due.latest then s.body else '' end
            from due join unnest($2::int[], $4::text[], $5::text[]) as s(o, subject, body) on due.due_date + s.o <= $3::date
           where due.latest is not null
-            and not exists (select 1 from reminders_sent r where r.invoice_id = due.id and r.offset_days = due.latest)
-         on conflict (invoice_id, offset_days) do nothing
-         returning invoice_id, offset_days, status
+            and not exists (select 1 from reminders_sent r
+                             where r.invoice_id = due.id and r.instalment = due.instalment and r.offset_days = due.latest)
+         on conflict (invoice_id, instalment, offset_days) do nothing
+         returning invoice_id, instalment, offset_days, status
        )
        select recorded.*, due.recipient from recorded join due on due.id = recorded.invoice_id`,
       [ids, offsets, today, steps.map((s) => s.subject), steps.map((s) => s.body)],
@@ -141,8 +146,8 @@ async function recordBatch(
       queued.map((r) => ({
         topic: SEND_TOPIC,
         // `to` names the mail's lane: one address's reminders go one at a time, beside everyone else's
-        payload: { invoice_id: Number(r.invoice_id), offset_days: r.offset_days, to: r.recipient },
-        key: `reminder:${r.invoice_id}:${r.offset_days}`,
+        payload: { invoice_id: Number(r.invoice_id), instalment: r.instalment, offset_days: r.offset_days, to: r.recipient },
+        key: `reminder:${r.invoice_id}:${r.instalment}:${r.offset_days}`,
       })),
     );
     return { reminded: queued.length, skipped: rows.length - queued.length };
@@ -163,14 +168,21 @@ interface ReminderRow {
 export async function sendReminder(item: OutboxItem, ctx: PluginContext): Promise<void> {
   const invoiceId = Number(item.payload.invoice_id);
   const offset = Number(item.payload.offset_days);
+  // a row is one step of one owed date: the invoice's due date, or with instalments the one owed then
+  // items queued before instalments named none: the first (the only one without a schedule)
+  const instalment = Number(item.payload.instalment ?? 0);
   const [row] = await ctx.db.query<ReminderRow>(
-    'select status, subject, body from reminders_sent where invoice_id = $1 and offset_days = $2',
-    [invoiceId, offset],
+    'select status, subject, body from reminders_sent where invoice_id = $1 and instalment = $2 and offset_days = $3',
+    [invoiceId, instalment, offset],
   );
   if (!row || row.status !== 'queued') return;
   const invoice = await ctx.api.invoices.find(invoiceId);
   if (!invoice || !stillOpen(invoice) || !invoice.customer.email.trim()) {
-    await ctx.db.query(`update reminders_sent set status = 'cancelled' where invoice_id = $1 and offset_days = $2`, [invoiceId, offset]);
+    await ctx.db.query(`update reminders_sent set status = 'cancelled' where invoice_id = $1 and instalment = $2 and offset_days = $3`, [
+      invoiceId,
+      instalment,
+      offset,
+    ]);
     return;
   }
   const stored: ReminderStep = { offset_days: offset, subject: row.subject, body: row.body };
@@ -203,12 +215,10 @@ export async function sendReminder(item: OutboxItem, ctx: PluginContext): Promis
   );
   // a permanent refusal (5xx) is final and in the delivery log; a temporary one threw, and is retried
   await ctx.db.transaction(async (tx) => {
-    await tx.query(`update reminders_sent set status = $3, delivery_id = $4, sent_at = now() where invoice_id = $1 and offset_days = $2`, [
-      invoiceId,
-      offset,
-      failure ? 'failed' : 'sent',
-      delivery.id,
-    ]);
+    await tx.query(
+      `update reminders_sent set status = $4, delivery_id = $5, sent_at = now() where invoice_id = $1 and instalment = $2 and offset_days = $3`,
+      [invoiceId, instalment, offset, failure ? 'failed' : 'sent', delivery.id],
+    );
     if (!failure) await ctx.hooks.fire(tx, 'billing_reminder_sent', invoiceId, invoice, step);
   });
 }

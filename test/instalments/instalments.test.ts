@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { CLI } from '../../core/audit/audit.ts';
 import type { Kernel } from '../../core/kernel.ts';
 import { addDays, siteDate } from '../../core/time/site-time.ts';
-import { useService, type TestUser } from '../../testing/index.ts';
+import { useService, waitFor, type TestUser } from '../../testing/index.ts';
 import { gatewayA, type Driver } from '../gateways/drivers.ts';
 import { pdfText } from '../pdf/pdf-text.ts';
 
@@ -198,5 +198,33 @@ describe('instalments', () => {
       [[inv.id, other.id]],
     );
     expect(sent.map((r) => [Number(r.invoice_id), r.offset_days])).toEqual([[inv.id, 1]]);
+  });
+
+  it('start the reminder steps again for a later instalment that falls late after an earlier one was reminded and paid', async () => {
+    const inv = await scheduled('300.00', [
+      { due_date: day(-10), amount: '100.00' },
+      { due_date: day(-1), amount: '100.00' },
+      { due_date: day(60), amount: '100.00' },
+    ]);
+    const reminded = async () =>
+      (
+        await k.db.query<{ instalment: number; offset_days: number }>(
+          "select instalment, offset_days from reminders_sent where invoice_id = $1 and status <> 'skipped' order by instalment, offset_days",
+          [inv.id],
+        )
+      ).map((r) => [r.instalment, r.offset_days]);
+    await k.jobs.runNow('billing_send_payment_reminders');
+    expect(await reminded()).toEqual([[0, 7]]);
+    expect((await pay(inv.id, '100.00')).status).toBe(201);
+    await k.jobs.runNow('billing_send_payment_reminders');
+    expect(await reminded()).toEqual([
+      [0, 7],
+      [1, 1],
+    ]);
+    // both went out, each as its own mail
+    await waitFor(() => svc.mail.received.filter((m) => String(m.parsed.subject ?? '').includes(inv.number)).length === 2 || undefined, {
+      timeoutMs: 15_000,
+      what: 'two reminders of the invoice',
+    });
   });
 });
