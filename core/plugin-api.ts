@@ -83,6 +83,8 @@ export { cleanPng, type PngBounds, type PngCheck } from './images/clean-png.ts';
 /** Every billing capability the core declares (docs/identity.md), for plugins that build roles from them. */
 export { BILL_CAPABILITIES } from './identity/capabilities.ts';
 export type { BillingDocument, DocumentKind, InvoiceStatus } from './documents/types.ts';
+export { owedInstalmentSql, owedSinceSql } from './documents/instalments.ts';
+export { amountDueNowOf, owedSince } from './documents/representation.ts';
 export { ISSUED_INVOICE_STATUSES, OPEN_INVOICE_STATUSES, isOpenInvoiceStatus } from './documents/statuses.ts';
 export type { Payment } from './payments/types.ts';
 export { RECEIVED_PAYMENT_STATUSES, type PaymentStatus } from './payments/statuses.ts';

@@ -60,6 +60,7 @@ function invoice(n: number): BillingDocument {
     parentId: null,
     reason: null,
     period: { start: null, end: null },
+    schedule: null,
     locale: null,
     createdAt: now,
     updatedAt: now,

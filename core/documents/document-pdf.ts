@@ -6,7 +6,7 @@ import type { PdfDocumentModel, PdfDocumentStatus } from '../pdf/document-model.
 import type { PdfRenderer, RenderedPdf } from '../pdf/pdf-renderer.ts';
 import { breakdownLabel, taxStatements } from '../tax/index.ts';
 import type { BillingDocument } from './document.ts';
-import { quoteStatus } from './representation.ts';
+import { quoteStatus, scheduleStates } from './representation.ts';
 import { siteDate } from '../time/site-time.ts';
 import { unitName } from '../units/units.ts';
 
@@ -54,6 +54,8 @@ export async function documentPdf(
     dueDate: doc.dueDate,
     expiryDate: doc.expiryDate,
     servicePeriod: doc.period,
+    // paid and outstanding follow from the money received alone, not the day
+    schedule: scheduleStates(doc, doc.issueDate)?.map((s) => ({ dueDate: s.due_date, amount: s.amount, paid: s.paid, due: s.due })) ?? null,
     company: {
       name: o.company_name,
       address: o.company_address,

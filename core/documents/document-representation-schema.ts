@@ -99,6 +99,18 @@ export const INVOICE_SCHEMA = {
     due_date: DATE_OR_NULL,
     overdue: { type: 'boolean', readonly: true, description: 'Derived: past its due date with an amount due' },
     ...SERVICE_PERIOD_PROPERTIES,
+    schedule: {
+      type: ['array', 'null'],
+      readonly: true,
+      description: 'Instalments in date order (null: one due date); payments and credits fill them oldest first',
+      items: object({
+        due_date: { type: 'string', description: 'Y-m-d' },
+        amount: MONEY,
+        paid: MONEY,
+        due: MONEY,
+        status: { type: 'string', enum: ['open', 'partial', 'paid', 'overdue'] },
+      }),
+    },
     recurring_id: { type: ['integer', 'null'], readonly: true, description: 'The recurring profile that generated it, or null' },
   }),
 };

@@ -10,6 +10,7 @@ export const UNIT_ARG = {
   description: 'UN/ECE Recommendation 20 unit code (HUR hour, DAY, MON month, KGM, MTR, LS lump sum, C62 one…); none: one (C62)',
   invalidMessage: 'unit must be a UN/ECE Recommendation 20 unit code, such as HUR (hour), DAY, C62 (one) or KGM.',
 } as const;
+import { SCHEDULE_MAX, type InstalmentInput } from './instalments.ts';
 import { LOCALE_TAG_SCHEMA } from '../i18n/locale-tag.ts';
 
 /**
@@ -87,6 +88,22 @@ export const INVOICE_ARGS: Record<string, ArgSchema> = {
   ...DOCUMENT_ARGS,
   period_start: dateArg('Y-m-d: the first day of the service billed (EN 16931 BT-73); none when omitted'),
   period_end: dateArg('Y-m-d: the last day of the service billed, not before period_start (BT-74); none when omitted'),
+  schedule: {
+    type: ['array', 'null'],
+    maxItems: SCHEDULE_MAX,
+    items: {
+      type: 'object',
+      required: ['due_date'],
+      additionalProperties: false,
+      properties: {
+        due_date: { type: 'string', format: 'date-ymd', description: 'Y-m-d, not before the issue date nor the instalment before' },
+        amount: { type: ['number', 'string'], description: "A fixed amount in the invoice's currency" },
+        percent: { type: ['number', 'string'], description: 'A percent of the total (above 0, at most 100, 4 decimals)' },
+      },
+    },
+    description:
+      'Instalments in date order, each an amount or a percent, summing exactly to the total (percents split by largest remainder); the last date becomes the due date. Empty or null: one due date',
+  },
 };
 
 export const QUOTE_ARGS: Record<string, ArgSchema> = {
@@ -117,6 +134,7 @@ export interface DocumentInput {
   expiry_date?: string;
   period_start?: string;
   period_end?: string;
+  schedule?: InstalmentInput[] | null;
   title?: string;
   notes?: string;
   terms?: string;

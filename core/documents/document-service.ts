@@ -19,6 +19,7 @@ import {
   type StoredTotals,
 } from './document.ts';
 import { servicePeriod } from './service-period.ts';
+import { resolveSchedule, type Instalment } from './instalments.ts';
 import type { DocumentInput } from './document-schema.ts';
 import { claimNumber, nextNumberSql, numberingTerms, settleNumber, type DocumentKind, type NumberingTerms } from './numbering.ts';
 import { addDays, siteDate } from '../time/site-time.ts';
@@ -49,6 +50,7 @@ export interface PreparedDocument extends StoredTotals {
   due_date: string | null;
   expiry_date: string | null;
   period: ServicePeriod;
+  schedule: Instalment[] | null;
   client_id: number | null;
   customer: Customer;
   items: DocumentItem[];
@@ -140,6 +142,7 @@ export class DocumentService {
       expiry_date: p.expiry_date,
       period_start: p.period.start,
       period_end: p.period.end,
+      schedule: p.schedule ? JSON.stringify(p.schedule) : null,
       client_id: p.client_id,
       customer_name: p.customer.name,
       customer_email: p.customer.email,
@@ -233,7 +236,7 @@ export class DocumentService {
          customer_company = $13, customer_address = $14, items = $15, discount_type = $16, discount_value = $17,
          tax_category = $18, tax_statement = $19, tax_rate = $20, subtotal = $21, discount = $22, tax = $23, total = $24,
          due = greatest(0, $24::numeric - paid - credited), notes = $25, terms = $26, tax_breakdown = $27,
-         period_start = $28, period_end = $29, locale = $30, updated_at = now()
+         period_start = $28, period_end = $29, locale = $30, schedule = $31, updated_at = now()
        where id = $1 returning ${DOCUMENT_COLUMNS}`,
       [
         doc.id,
@@ -266,6 +269,7 @@ export class DocumentService {
         p.period.start,
         p.period.end,
         p.locale,
+        p.schedule ? JSON.stringify(p.schedule) : null,
       ],
     );
     // a draft renumbered leaves its old number unused: the log tells where it went (docs/decisions.md, Numbers)
@@ -342,6 +346,9 @@ export class DocumentService {
       payments: existing ? [{ amount: existing.totals.paid, status: 'completed' }] : [],
       creditNotes: existing ? [{ amount: existing.totals.credited }] : [],
     });
+    // like the period, the schedule is what the input says; its last instalment is the invoice's due date
+    const schedule = this.kind === 'invoice' ? resolveSchedule(input.schedule, totals.total, issueDate) : null;
+    if (schedule) dueDate = schedule[schedule.length - 1]!.due_date;
     return {
       title: input.title ?? existing?.title ?? '',
       currency,
@@ -349,6 +356,7 @@ export class DocumentService {
       due_date: dueDate,
       expiry_date: expiryDate,
       period,
+      schedule,
       client_id: input.client_id ?? null,
       customer,
       items: items.map((i, n) => ({
@@ -434,6 +442,7 @@ export class DocumentService {
       p.due_date,
       p.expiry_date,
       p.period,
+      p.schedule,
       p.total,
       p.title,
       p.terms,
@@ -447,6 +456,7 @@ export class DocumentService {
       doc.dueDate,
       doc.expiryDate,
       doc.period,
+      doc.schedule,
       doc.totals.total,
       doc.title,
       doc.terms,

@@ -10,7 +10,7 @@ export const DOCUMENT_COLUMNS = `id, kind, number, status, trashed_at, title, cu
   customer_address, items, discount_type, discount_value::text, tax_category, tax_statement, tax_rate::text, tax_breakdown,
   subtotal::text, discount::text, tax::text, total::text, paid::text, credited::text, due::text, notes, terms,
   viewed_count, viewed_first, viewed_last, sent_at, accepted, declined, invoice_id, parent_id, reason, created_at, updated_at, recurring_id,
-  period_start::text, period_end::text, locale`;
+  period_start::text, period_end::text, locale, schedule`;
 
 export function documentFromRow(r: Record<string, any>): BillingDocument {
   const discount = r.discount_type ? { type: r.discount_type, value: r.discount_value } : null;
@@ -52,6 +52,7 @@ export function documentFromRow(r: Record<string, any>): BillingDocument {
     locale: r.locale ?? null,
     recurringId: r.recurring_id == null ? null : Number(r.recurring_id),
     period: { start: r.period_start ?? null, end: r.period_end ?? null },
+    schedule: r.schedule ?? null,
     createdAt: timestamp(r.created_at)!,
     updatedAt: timestamp(r.updated_at)!,
   };

@@ -12,6 +12,7 @@ import { invoiceStatusAfter } from '../payments/invoice-status.ts';
 import { sqlLiterals } from '../db/sql-literals.ts';
 import { RECEIVED_PAYMENT_STATUSES } from '../payments/statuses.ts';
 import { vatCategory, type TaxBreakdownEntry } from '../tax/index.ts';
+import { withCharge } from './instalments.ts';
 
 /** Payments whose money was received, as SQL literals. */
 const RECEIVED = sqlLiterals(RECEIVED_PAYMENT_STATUSES);
@@ -145,10 +146,20 @@ export class InvoiceService extends DocumentService {
       !paid.isZero() ||
       (await tx.query(`select 1 from billing_payments where invoice_id = $1 and status in (${RECEIVED}) limit 1`, [id])).length > 0;
     const status = invoiceStatusAfter(doc.status, { paid, credited, due, received });
+    const schedule = doc.schedule ? withCharge(doc.schedule, paid.plus(credited), amount) : null;
     const rows = await tx.query(
       `update billing_documents set items = items || $2::jsonb, subtotal = $3, total = $4, due = $5, tax_breakdown = $6,
-         status = $7, updated_at = now() where id = $1 returning ${DOCUMENT_COLUMNS}`,
-      [id, JSON.stringify([item]), subtotal.toString(), total.toString(), due.toString(), JSON.stringify(breakdown), status],
+         status = $7, schedule = $8, updated_at = now() where id = $1 returning ${DOCUMENT_COLUMNS}`,
+      [
+        id,
+        JSON.stringify([item]),
+        subtotal.toString(),
+        total.toString(),
+        due.toString(),
+        JSON.stringify(breakdown),
+        status,
+        schedule && JSON.stringify(schedule),
+      ],
     );
     await audit(tx, actor, {
       action: 'invoice.charge',

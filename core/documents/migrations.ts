@@ -365,4 +365,12 @@ export const DOCUMENT_MIGRATIONS: Migration[] = [
       create index billing_attachments_document on billing_attachments (document_id, id);
     `,
   },
+  {
+    name: '0011_instalment_schedule',
+    up: `
+      -- an invoice paid in instalments (docs/payments.md, "Instalments"): [{due_date, amount}] in date order,
+      -- summing exactly to the total; null is one due date
+      alter table billing_documents add column schedule jsonb;
+    `,
+  },
 ];

@@ -3,6 +3,8 @@ import type { OptionsStore } from '../options/options.ts';
 import { breakdownJson } from '../tax/index.ts';
 import type { BillingDocument, StoredTotals } from './document.ts';
 import { isOpenInvoiceStatus } from './statuses.ts';
+import { amountDueNow, earliestUnpaidDate, instalmentStates, type InstalmentState } from './instalments.ts';
+import { Money, type CurrencyCode } from '../money/index.ts';
 import { siteDate, siteDateTime } from '../time/site-time.ts';
 
 /** Where a representation's context comes from: every module's context carries these. */
@@ -45,11 +47,36 @@ function totalsJson(t: StoredTotals) {
   };
 }
 
-/** Derived, never stored: past its due date (site timezone) with an amount still due. */
+/** An invoice's instalments with what is paid of each (payments and credits fill them oldest first), or null without a schedule. */
+export function scheduleStates(doc: BillingDocument, today: string): InstalmentState[] | null {
+  if (!doc.schedule) return null;
+  const currency = doc.currency as CurrencyCode;
+  const settled = Money.parse(doc.totals.paid, currency).plus(Money.parse(doc.totals.credited, currency));
+  return instalmentStates(doc.schedule, settled.toString(), doc.currency as CurrencyCode, today);
+}
+
+/**
+ * The date an invoice's money is owed from: its earliest unpaid instalment, or its due date without a
+ * schedule. Overdue and the reminders count from it.
+ */
+export function owedSince(doc: BillingDocument, today: string): string | null {
+  const states = scheduleStates(doc, today);
+  return states ? (earliestUnpaidDate(states) ?? doc.dueDate) : doc.dueDate;
+}
+
+/** Derived, never stored: past its due date — with a schedule, an instalment past its date unpaid — with an amount still due. */
 export function isOverdue(doc: BillingDocument, today: string): boolean {
-  return (
-    doc.kind === 'invoice' && doc.dueDate !== null && doc.dueDate < today && isOpenInvoiceStatus(doc.status) && Number(doc.totals.due) > 0
-  );
+  if (doc.kind !== 'invoice' || !isOpenInvoiceStatus(doc.status) || Number(doc.totals.due) <= 0) return false;
+  const since = owedSince(doc, today);
+  return since !== null && since < today;
+}
+
+/** What the pay route asks for now: the instalments due so far (or the next one), or the whole amount due without a schedule. */
+export function amountDueNowOf(doc: BillingDocument, today: string): string {
+  const states = scheduleStates(doc, today);
+  if (!states) return doc.totals.due;
+  const now = amountDueNow(states, doc.currency as CurrencyCode, today);
+  return Money.min(now, Money.parse(doc.totals.due, doc.currency as CurrencyCode)).toString();
 }
 
 /** A quote past its expiry date shows as `expired` while it is still open. */
@@ -103,6 +130,14 @@ export async function invoiceRepresentation(doc: BillingDocument, ctx: Represent
     overdue: isOverdue(doc, today),
     period_start: doc.period.start,
     period_end: doc.period.end,
+    schedule:
+      scheduleStates(doc, today)?.map((s) => ({
+        due_date: s.due_date,
+        amount: money(s.amount),
+        paid: money(s.paid),
+        due: money(s.due),
+        status: s.status,
+      })) ?? null,
     recurring_id: doc.recurringId ?? null,
   };
   const arrayed = await ctx.hooks.applyFilters('billing_model_to_array', data, doc);

@@ -1,3 +1,4 @@
+import type { Instalment } from './instalments.ts';
 import type { TaxBreakdownEntry, TaxCategory } from '../tax/index.ts';
 
 /**
@@ -84,6 +85,8 @@ export interface BillingDocument {
   reason: string | null;
   /** The service period billed (invoices and credit notes; EN 16931 BG-14): `Y-m-d` dates, either may be null. */
   period: ServicePeriod;
+  /** Invoices paid in instalments: the dates and exact amounts, summing to the total (core/documents/instalments.ts); null: one due date. */
+  schedule: Instalment[] | null;
   /** The BCP 47 tag it prints in (its client's when it was made), or null: the option `site_locale`. */
   locale: string | null;
   /** The recurring profile that generated it (invoices of the recurring addon). */

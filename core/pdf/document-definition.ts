@@ -79,6 +79,7 @@ export function pdfDefinition(
     });
   }
   content.push(items(doc, money, tr), totals(doc, money, tr));
+  if (doc.kind === 'invoice' && doc.schedule?.length) content.push(schedule(doc.schedule, money, tr));
   if (doc.taxTreatment.statement.trim()) content.push(taxStatement(doc, tr));
   for (const [label, text] of [
     [tr.t('document.notes'), doc.notes],
@@ -217,6 +218,33 @@ function parties(doc: PdfDocumentModel, money: (a: string) => string, tr: Transl
       { width: 210, table: { widths: ['*', 'auto'], body }, layout: 'billingPairs' },
     ],
     columnGap: 24,
+  };
+}
+
+/**
+ * The payment schedule: each instalment's date, amount, paid and outstanding. No status column: what is
+ * overdue changes with the day, and a document renders to the same bytes whenever it is rendered.
+ */
+function schedule(rows: NonNullable<PdfDocumentModel['schedule']>, money: (a: string) => string, tr: Translator): Content {
+  const head = [
+    'document.instalment_due_date',
+    'document.instalment_amount',
+    'document.instalment_paid',
+    'document.instalment_outstanding',
+  ].map((key, i) => ({ text: tr.t(key).toUpperCase(), style: 'tableHeader', alignment: i === 0 ? ('left' as const) : ('right' as const) }));
+  const body = rows.map((r) => [
+    { text: tr.date(r.dueDate) },
+    { text: money(r.amount), alignment: 'right' as const },
+    { text: money(r.paid), alignment: 'right' as const },
+    { text: money(r.due), alignment: 'right' as const },
+  ]);
+  return {
+    margin: [0, 14, 0, 0],
+    unbreakable: true,
+    stack: [
+      { text: tr.t('document.payment_schedule').toUpperCase(), style: 'label', margin: [0, 0, 0, 3] },
+      { table: { headerRows: 1, dontBreakRows: true, widths: ['*', 82, 82, 88], body: [head, ...body] }, layout: 'billingItems' },
+    ],
   };
 }
 

@@ -94,6 +94,8 @@ export interface PdfDocumentModel {
   expiryDate?: string | null;
   /** Invoices and credit notes: the service period billed (`Y-m-d`, either end may be null). */
   servicePeriod?: { start: string | null; end: string | null } | null;
+  /** Invoices paid in instalments: each one's date and exact amounts (decimal text), paid and outstanding as when rendered. */
+  schedule?: Array<{ dueDate: string; amount: string; paid: string; due: string }> | null;
   company: PdfCompany;
   customer: PdfCustomer;
   items: PdfLineItem[];

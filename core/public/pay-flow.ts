@@ -3,6 +3,8 @@ import { isBillingError } from '../errors.ts';
 import { shippedTranslator, type Translator } from '../i18n/translator.ts';
 import { html } from '../http/html.ts';
 import { isOpenInvoiceStatus } from '../documents/statuses.ts';
+import { amountDueNowOf } from '../documents/representation.ts';
+import { siteDate } from '../time/site-time.ts';
 import { Money, type CurrencyCode } from '../money/index.ts';
 import { PAYMENT_COLUMNS, paymentFromRow } from '../payments/payment.ts';
 import { PUBLIC_HEADERS, publicPage } from './public-layout.ts';
@@ -33,7 +35,9 @@ export async function pay(d: PublicPagesDeps, req: Request, res: Response): Prom
     if (!isOpenInvoiceStatus(doc.status) || !due.isPositive()) {
       return message(res, 409, tr.t('pay.nothing_to_pay'), tr.t('pay.nothing_left', { number: doc.number }), back, tr);
     }
-    let amount = due;
+    // with instalments, what is due now (the instalments due so far, or the next); any amount up to the
+    // whole rest with partial payments
+    let amount = Money.parse(amountDueNowOf(doc, siteDate(new Date(), await d.options.get('timezone'))), currency);
     const asked = typeof body.amount === 'string' ? body.amount.trim() : '';
     if (asked && (await d.options.get('allow_partial_payments'))) {
       try {

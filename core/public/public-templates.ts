@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { BillingDocument } from '../documents/document.ts';
-import { isOverdue, quoteStatus } from '../documents/representation.ts';
+import { amountDueNowOf, isOverdue, quoteStatus, scheduleStates } from '../documents/representation.ts';
 import { servicePeriodText } from '../display/service-period.ts';
 import { totalsRows } from '../display/totals-rows.ts';
 import { html, type Html } from '../http/html.ts';
@@ -84,6 +84,7 @@ ${customer.join('\n')}</div>
   )}</tbody>
 </table>
 <table class="totals">${totalRows.map((r) => html`<tr class="${r.grand ? 'grand' : ''}"><td>${r.label}</td><td class="num">${money(r.key === 'discount' ? `-${r.amount}` : r.amount)}</td></tr>`)}</table>
+${kind === 'invoice' ? scheduleTable(doc, c) : ''}
 ${taxStatements(doc).map((statement) => html`<p class="statement">${statement}</p>`)}
 ${doc.notes ? html`<h3>${tr.t('document.notes')}</h3><p>${doc.notes}</p>` : ''}
 ${doc.terms ? html`<h3>${tr.t('document.terms')}</h3><p>${doc.terms}</p>` : ''}
@@ -105,20 +106,41 @@ function attachmentList(base: string, keyQuery: string, c: PageContext): Html {
 <ul>${c.attachments.map((a) => html`<li><a href="${base}/attachments/${String(a.id)}${keyQuery}" download>${a.filename}</a> <span class="muted">(${String(Math.max(1, Math.round(a.size / 1024)))} KB)</span></li>`)}</ul></section>`;
 }
 
-/** One form per gateway: the amount due (or, with partial payments, an amount the customer chooses) and its button. */
+/** An invoice's instalments: date, amount, what is paid and outstanding of each, and its status. */
+function scheduleTable(doc: BillingDocument, c: PageContext): Html | '' {
+  const states = scheduleStates(doc, c.today);
+  if (!states) return '';
+  const tr = c.tr;
+  const money = (amount: string) => tr.money(amount, doc.currency);
+  return html`<h3>${tr.t('document.payment_schedule')}</h3>
+<table class="schedule">
+  <thead><tr><th>${tr.t('document.instalment_due_date')}</th><th class="num">${tr.t('document.instalment_amount')}</th><th class="num">${tr.t('document.instalment_paid')}</th><th class="num">${tr.t('document.instalment_outstanding')}</th><th>${tr.t('document.instalment_status')}</th></tr></thead>
+  <tbody>${states.map(
+    (s) =>
+      html`<tr><td>${tr.date(s.due_date)}</td><td class="num">${money(s.amount)}</td><td class="num">${money(s.paid)}</td><td class="num">${money(s.due)}</td><td>${tr.t(`document.instalment.${s.status}`)}</td></tr>`,
+  )}</tbody>
+</table>`;
+}
+
+/**
+ * One form per gateway: the amount due now (with instalments, those due so far or the next one; or, with
+ * partial payments, an amount the customer chooses) and its button.
+ */
 function payForms(doc: BillingDocument, c: PageContext): Html {
   const action = `/billing/invoice/${doc.id}/pay?key=${encodeURIComponent(c.key)}`;
   const tr = c.tr;
-  const due = tr.money(doc.totals.due, doc.currency);
+  const now = amountDueNowOf(doc, c.today);
+  const due = tr.money(now, doc.currency);
   return html`<section class="pay" aria-labelledby="pay-title">
     <h2 id="pay-title">${tr.t('page.pay_title')}</h2>
+    ${doc.schedule ? html`<p class="due-now">${tr.t('page.amount_due_now', { amount: due })}</p>` : ''}
     ${c.gateways.map(
       (g) => html`<form method="post" action="${action}">
         <input type="hidden" name="gateway" value="${g.method}" />
         ${
           c.allow_partial_payments
             ? html`<label for="amount-${g.method}">${tr.t('page.amount_to_pay', { currency: doc.currency })}</label>
-              <input id="amount-${g.method}" name="amount" inputmode="decimal" value="${doc.totals.due}" />`
+              <input id="amount-${g.method}" name="amount" inputmode="decimal" value="${now}" />`
             : ''
         }
         ${saveMethodField(g.method, doc.clientId && g.canSave ? { autopay: c.autopay } : null, tr)}

@@ -106,6 +106,16 @@ export default definePlugin({
           alter table billing_late_fees rename to reminders_late_fees;
         `,
     },
+    {
+      name: '0003_instalments',
+      up: `
+          -- a series of steps per instalment owed (docs/payments.md, Instalments): 0 is the first, and the
+          -- only one of an invoice without a schedule; a later instalment that falls late has its own steps
+          alter table reminders_sent add column instalment int not null default 0;
+          alter table reminders_sent drop constraint billing_reminders_pkey;
+          alter table reminders_sent add primary key (invoice_id, instalment, offset_days);
+        `,
+    },
   ],
   hooks: {
     actions: [
@@ -117,7 +127,7 @@ export default definePlugin({
     // in an export: the reminders sent and the fees applied (so a restore sends and charges none twice)
     filter('billing_export_sections', () => async (sections) => [
       ...sections,
-      { name: 'reminders/sent', table: 'reminders_sent', key: ['invoice_id', 'offset_days'] },
+      { name: 'reminders/sent', table: 'reminders_sent', key: ['invoice_id', 'instalment', 'offset_days'] },
       { name: 'reminders/late_fees', table: 'reminders_late_fees', key: ['invoice_id'] },
     ]),
   ],

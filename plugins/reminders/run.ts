@@ -1,5 +1,9 @@
 import {
   addDays,
+  amountDueNowOf,
+  owedInstalmentSql,
+  owedSince,
+  owedSinceSql,
   Decimal,
   isOpenInvoiceStatus,
   Money,
@@ -65,7 +69,16 @@ export async function runReminders(ctx: PluginContext, now = new Date()): Promis
 }
 
 /** The SQL that says which step is the latest due for invoice `d` ($steps: offsets, $today: the site's date). */
-const LATEST = (steps: string, today: string) => `(select max(o) from unnest(${steps}::int[]) o where d.due_date + o <= ${today}::date)`;
+const LATEST = (steps: string, today: string) => `(select max(o) from unnest(${steps}::int[]) o where ${OWED_SINCE} + o <= ${today}::date)`;
+
+/**
+ * The date invoice `d` is owed from: its due date, or with instalments the earliest unpaid one's. It is
+ * never after the due date, so a scheduled invoice is read whenever its schedule may be owing.
+ */
+const OWED_SINCE = owedSinceSql('d');
+/** Which instalment that is (0 without a schedule): each has its own series of steps. */
+const OWED = owedInstalmentSql('d');
+const OWING_BY = (date: string) => `(d.due_date <= ${date} or (d.schedule is not null and ${OWED_SINCE} <= ${date}))`;
 
 /**
  * Open invoices whose latest due step is not recorded yet, within the run's bounds (oldest invoices
@@ -80,8 +93,9 @@ async function reminderCandidates(ctx: PluginContext, steps: ReminderStep[], tod
        select d.id, row_number() over (partition by lower(trim(d.customer_email)) order by d.id) as nth, count(*) over () as total
          from billing_documents d
         where d.kind = 'invoice' and d.trashed_at is null and d.status in (${OPEN})
-          and d.due_date <= $1::date and d.due > 0 and d.customer_email <> ''
-          and not exists (select 1 from reminders_sent r where r.invoice_id = d.id and r.offset_days = ${LATEST('$2', '$3')})
+          and ${OWING_BY('$1::date')} and d.due > 0 and d.customer_email <> ''
+          and not exists (select 1 from reminders_sent r
+                           where r.invoice_id = d.id and r.instalment = ${OWED} and r.offset_days = ${LATEST('$2', '$3')})
      ) c
      where nth <= $4 order by id limit $5`,
     [addDays(today, -offsets[0]!), offsets, today, REMINDERS_PER_ADDRESS, REMINDERS_PER_RUN],
@@ -105,22 +119,23 @@ async function recordBatch(
   return ctx.db.transaction(async (tx) => {
     // the step's words are kept with the queued row, as they were when it came due: editing the
     // steps later changes no queued mail
-    const rows = await tx.query<{ invoice_id: string; offset_days: number; status: string; recipient: string }>(
+    const rows = await tx.query<{ invoice_id: string; instalment: number; offset_days: number; status: string; recipient: string }>(
       `with due as (
-         select d.id, d.due_date, ${LATEST('$2', '$3')} as latest, lower(trim(d.customer_email)) as recipient
+         select d.id, ${OWED_SINCE} as due_date, ${OWED} as instalment, ${LATEST('$2', '$3')} as latest, lower(trim(d.customer_email)) as recipient
            from billing_documents d
           where d.id = any($1::bigint[]) and d.kind = 'invoice' and d.trashed_at is null
             and d.status in (${OPEN}) and d.due > 0 and d.customer_email <> ''
        )
        , recorded as (
-         insert into reminders_sent (invoice_id, offset_days, status, subject, body)
-         select due.id, s.o, case when s.o = due.latest then 'queued' else 'skipped' end,
+         insert into reminders_sent (invoice_id, instalment, offset_days, status, subject, body)
+         select due.id, due.instalment, s.o, case when s.o = due.latest then 'queued' else 'skipped' end,
                 case when s.o = due.latest then s.subject else '' end, case when s.o = due.latest then s.body else '' end
            from due join unnest($2::int[], $4::text[], $5::text[]) as s(o, subject, body) on due.due_date + s.o <= $3::date
           where due.latest is not null
-            and not exists (select 1 from reminders_sent r where r.invoice_id = due.id and r.offset_days = due.latest)
-         on conflict (invoice_id, offset_days) do nothing
-         returning invoice_id, offset_days, status
+            and not exists (select 1 from reminders_sent r
+                             where r.invoice_id = due.id and r.instalment = due.instalment and r.offset_days = due.latest)
+         on conflict (invoice_id, instalment, offset_days) do nothing
+         returning invoice_id, instalment, offset_days, status
        )
        select recorded.*, due.recipient from recorded join due on due.id = recorded.invoice_id`,
       [ids, offsets, today, steps.map((s) => s.subject), steps.map((s) => s.body)],
@@ -131,8 +146,8 @@ async function recordBatch(
       queued.map((r) => ({
         topic: SEND_TOPIC,
         // `to` names the mail's lane: one address's reminders go one at a time, beside everyone else's
-        payload: { invoice_id: Number(r.invoice_id), offset_days: r.offset_days, to: r.recipient },
-        key: `reminder:${r.invoice_id}:${r.offset_days}`,
+        payload: { invoice_id: Number(r.invoice_id), instalment: r.instalment, offset_days: r.offset_days, to: r.recipient },
+        key: `reminder:${r.invoice_id}:${r.instalment}:${r.offset_days}`,
       })),
     );
     return { reminded: queued.length, skipped: rows.length - queued.length };
@@ -153,17 +168,27 @@ interface ReminderRow {
 export async function sendReminder(item: OutboxItem, ctx: PluginContext): Promise<void> {
   const invoiceId = Number(item.payload.invoice_id);
   const offset = Number(item.payload.offset_days);
+  // a row is one step of one owed date: the invoice's due date, or with instalments the one owed then
+  // items queued before instalments named none: the first (the only one without a schedule)
+  const instalment = Number(item.payload.instalment ?? 0);
   const [row] = await ctx.db.query<ReminderRow>(
-    'select status, subject, body from reminders_sent where invoice_id = $1 and offset_days = $2',
-    [invoiceId, offset],
+    'select status, subject, body from reminders_sent where invoice_id = $1 and instalment = $2 and offset_days = $3',
+    [invoiceId, instalment, offset],
   );
   if (!row || row.status !== 'queued') return;
   const invoice = await ctx.api.invoices.find(invoiceId);
   if (!invoice || !stillOpen(invoice) || !invoice.customer.email.trim()) {
-    await ctx.db.query(`update reminders_sent set status = 'cancelled' where invoice_id = $1 and offset_days = $2`, [invoiceId, offset]);
+    await ctx.db.query(`update reminders_sent set status = 'cancelled' where invoice_id = $1 and instalment = $2 and offset_days = $3`, [
+      invoiceId,
+      instalment,
+      offset,
+    ]);
     return;
   }
   const stored: ReminderStep = { offset_days: offset, subject: row.subject, body: row.body };
+  // with instalments, the mail names the one owed and what is due now, not the last date and the whole rest
+  const today = siteDate(new Date(), await ctx.options.get('timezone'));
+  const owedFrom = owedSince(invoice, today);
   let step = stored;
   const { delivery, failure } = await ctx.api.mail.reminderMail(
     invoice,
@@ -174,8 +199,8 @@ export async function sendReminder(item: OutboxItem, ctx: PluginContext): Promis
         invoice_number: invoice.number,
         client_name: invoice.customer.name || invoice.customer.company || invoice.customer.email,
         total_amount: tr.money(invoice.totals.total, invoice.currency),
-        amount_due: tr.money(invoice.totals.due, invoice.currency),
-        due_date: invoice.dueDate ? tr.date(invoice.dueDate) : '',
+        amount_due: tr.money(amountDueNowOf(invoice, today), invoice.currency),
+        due_date: owedFrom ? tr.date(owedFrom) : '',
         invoice_url: link,
         company_name: companyName,
       };
@@ -190,12 +215,10 @@ export async function sendReminder(item: OutboxItem, ctx: PluginContext): Promis
   );
   // a permanent refusal (5xx) is final and in the delivery log; a temporary one threw, and is retried
   await ctx.db.transaction(async (tx) => {
-    await tx.query(`update reminders_sent set status = $3, delivery_id = $4, sent_at = now() where invoice_id = $1 and offset_days = $2`, [
-      invoiceId,
-      offset,
-      failure ? 'failed' : 'sent',
-      delivery.id,
-    ]);
+    await tx.query(
+      `update reminders_sent set status = $4, delivery_id = $5, sent_at = now() where invoice_id = $1 and instalment = $2 and offset_days = $3`,
+      [invoiceId, instalment, offset, failure ? 'failed' : 'sent', delivery.id],
+    );
     if (!failure) await ctx.hooks.fire(tx, 'billing_reminder_sent', invoiceId, invoice, step);
   });
 }

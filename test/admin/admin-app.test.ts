@@ -173,6 +173,37 @@ suite('the admin app in Chromium', () => {
     await close();
   });
 
+  it('edits an invoice’s payment schedule in the builder: one that does not sum is shown at the schedule, the fixed one saved and shown again', async () => {
+    const { page, problems, close } = await signedIn('ops');
+    await open(page, 'invoice.php');
+    await page.getByRole('heading', { name: 'New invoice' }).waitFor();
+    await page.getByLabel('Customer name').fill('Schedule Customer');
+    await page.getByLabel('Item 1 name').fill('Kitchen');
+    await page.getByLabel('Item 1 price').fill('1000');
+    await page.getByLabel('Issue date').fill('2026-03-01');
+    await page.getByRole('button', { name: 'Add instalment' }).click();
+    await page.getByRole('button', { name: 'Add instalment' }).click();
+    await page.getByLabel('Instalment 1 due').fill('2026-03-01');
+    await page.getByLabel('Instalment 1 amount or percent').fill('30%');
+    await page.getByLabel('Instalment 2 due').fill('2026-04-01');
+    await page.getByLabel('Instalment 2 amount or percent').fill('600');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.locator('#b-schedule-error').waitFor();
+    expect(await page.locator('#b-schedule-error').textContent()).toContain('must sum exactly to the invoice total');
+    await page.getByLabel('Instalment 2 amount or percent').fill('70%');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForURL(/invoice\.php\?id=\d+/);
+    const id = Number(new URL(page.url()).searchParams.get('id'));
+    expect(((await restGet(page, `/invoices/${id}`)) as any).schedule.map((s: any) => [s.due_date, s.amount])).toEqual([
+      ['2026-03-01', 300],
+      ['2026-04-01', 700],
+    ]);
+    await open(page, `invoice.php?id=${id}`);
+    expect(await page.getByLabel('Instalment 2 amount or percent').inputValue()).toBe('700');
+    expect(problems).toEqual(['HTTP 400: POST /wp-admin/admin-ajax.php']);
+    await close();
+  });
+
   it('filters, searches and bulk-sends the invoice list: one failure shown beside the two sent', async () => {
     const make = (name: string, email: string | undefined, title: string) =>
       k.api.invoices.create(

@@ -69,6 +69,7 @@ describe('POST /invoices', () => {
       overdue: false,
       period_start: null,
       period_end: null,
+      schedule: null,
       recurring_id: null,
       customer: { name: 'Jane Roe', email: 'jane@roe.test', country: '', vat: '' },
       client_id: null,

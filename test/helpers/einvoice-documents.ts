@@ -122,6 +122,7 @@ export function invoiceOf(spec: DocSpec, id = 1): BillingDocument {
     parentId: null,
     reason: null,
     period: spec.period ?? { start: null, end: null },
+    schedule: null,
     locale: null,
     createdAt: new Date('2026-03-01T00:00:00Z'),
     updatedAt: new Date('2026-03-01T00:00:00Z'),

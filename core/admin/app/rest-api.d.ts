@@ -351,6 +351,21 @@ export interface components {
        * @description Y-m-d: the last day of the service billed, or null
        */
       period_end: string | null;
+      /** @description Instalments in date order (null: one due date); payments and credits fill them oldest first */
+      readonly schedule:
+        | {
+            /** @description Y-m-d */
+            due_date: string;
+            /** @description Rounded to the currency's minor unit */
+            amount: number;
+            /** @description Rounded to the currency's minor unit */
+            paid: number;
+            /** @description Rounded to the currency's minor unit */
+            due: number;
+            /** @enum {string} */
+            status: 'open' | 'partial' | 'paid' | 'overdue';
+          }[]
+        | null;
       /** @description The recurring profile that generated it, or null */
       readonly recurring_id: number | null;
     };
@@ -769,6 +784,19 @@ export interface operations {
           period_start?: string;
           /** Format: date-ymd */
           period_end?: string;
+          schedule?:
+            | {
+                /**
+                 * Format: date-ymd
+                 * @description Y-m-d, not before the issue date nor the instalment before
+                 */
+                due_date: string;
+                /** @description A fixed amount in the invoice's currency */
+                amount?: number | string;
+                /** @description A percent of the total (above 0, at most 100, 4 decimals) */
+                percent?: number | string;
+              }[]
+            | null;
         };
         'application/x-www-form-urlencoded': {
           items: {
@@ -822,6 +850,19 @@ export interface operations {
           period_start?: string;
           /** Format: date-ymd */
           period_end?: string;
+          schedule?:
+            | {
+                /**
+                 * Format: date-ymd
+                 * @description Y-m-d, not before the issue date nor the instalment before
+                 */
+                due_date: string;
+                /** @description A fixed amount in the invoice's currency */
+                amount?: number | string;
+                /** @description A percent of the total (above 0, at most 100, 4 decimals) */
+                percent?: number | string;
+              }[]
+            | null;
         };
       };
     };

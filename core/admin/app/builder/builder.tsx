@@ -9,6 +9,7 @@ import type { ItemSource } from '../../wire.ts';
 import { ItemRows } from './items.tsx';
 import { CreditPanel, PaymentPanel } from './panels.tsx';
 import { usePreview } from './preview.ts';
+import { ScheduleRows } from './schedule.tsx';
 import { Totals } from './totals.tsx';
 
 /** The invoice and quote builder: one component, the document kind decides the rest. */
@@ -236,6 +237,9 @@ export function Builder({ props, kind }: { props: Props & { links?: DocumentLink
         errors={errors}
         onChange={(items) => set({ items })}
       />
+      {kind === 'invoice' && (
+        <ScheduleRows rows={s.schedule} editable={editable} error={e('schedule')} onChange={(schedule) => set({ schedule })} />
+      )}
       <fieldset disabled={!editable}>
         <legend>Discount, notes and terms</legend>
         <div class="billing-grid">

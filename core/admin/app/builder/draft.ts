@@ -15,6 +15,13 @@ export interface Item {
   tax_rate: string;
 }
 
+/** One instalment as typed: an amount, or a percent written with `%` (`30%`). */
+export interface Instalment {
+  key: number;
+  due_date: string;
+  amount: string;
+}
+
 /** The builder's draft: what the form shows, before the server has read it. */
 export interface State {
   client_id: number | null;
@@ -27,6 +34,8 @@ export interface State {
   /** Invoices: the service period billed, `Y-m-d` or empty. */
   period_start: string;
   period_end: string;
+  /** Invoices: the instalments, none for one due date. */
+  schedule: Instalment[];
   currency: string;
   items: Item[];
   discount_type: '' | 'percent' | 'fixed';
@@ -36,6 +45,7 @@ export interface State {
 }
 
 let nextKey = 1;
+export const blankInstalment = (): Instalment => ({ key: nextKey++, due_date: '', amount: '' });
 export const blankItem = (): Item => ({
   key: nextKey++,
   name: '',
@@ -58,6 +68,7 @@ export const blankState = (currency: string): State => ({
   due_date: '',
   period_start: '',
   period_end: '',
+  schedule: [],
   currency,
   items: [blankItem()],
   discount_type: '',
@@ -77,6 +88,10 @@ export function fromDoc(d: Doc, kind: Kind): State {
     due_date: (kind === 'invoice' ? d.due_date : d.expiry_date) ?? '',
     period_start: (kind === 'invoice' ? d.period_start : null) ?? '',
     period_end: (kind === 'invoice' ? d.period_end : null) ?? '',
+    schedule:
+      kind === 'invoice' && d.schedule
+        ? d.schedule.map((i: { due_date: string; amount: number }) => ({ key: nextKey++, due_date: i.due_date, amount: String(i.amount) }))
+        : [],
     currency: d.currency,
     items: d.items.map((i: any) => ({
       key: nextKey++,
@@ -119,6 +134,13 @@ export function toInput(s: State, kind: Kind, forPreview = false): Record<string
   // the period changes no total: a half-entered one must not stop the live totals
   if (kind === 'invoice' && !forPreview && s.period_start) out.period_start = s.period_start;
   if (kind === 'invoice' && !forPreview && s.period_end) out.period_end = s.period_end;
+  // a schedule sums to the total: while it is being typed it must not stop the live totals
+  if (kind === 'invoice' && !forPreview && s.schedule.length) {
+    out.schedule = s.schedule.map((i) => {
+      const typed = i.amount.trim();
+      return typed.endsWith('%') ? { due_date: i.due_date, percent: typed.slice(0, -1).trim() } : { due_date: i.due_date, amount: typed };
+    });
+  }
   if (s.discount_type && s.discount_value.trim()) out.discount = { type: s.discount_type, value: s.discount_value.trim() };
   return out;
 }
