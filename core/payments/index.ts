@@ -24,7 +24,7 @@ import type { PaymentsContext, PaymentServices } from './services.ts';
  */
 export const paymentsModule = defineModule({
   name: 'payments',
-  requires: ['documents', 'pdf', 'i18n'],
+  requires: ['documents', 'pdf', 'i18n', 'mail'],
   settings: WEBHOOK_THROTTLE_SETTINGS,
   migrations: PAYMENT_MIGRATIONS,
   objects: PAYMENT_OBJECTS,
@@ -39,7 +39,15 @@ export const paymentsModule = defineModule({
       core,
       gateways,
       saved,
-      statements: new StatementService({ db: ctx.db, options: ctx.options, hooks: ctx.hooks, clients: ctx.use.documents.clients }),
+      statements: new StatementService({
+        db: ctx.db,
+        options: ctx.options,
+        hooks: ctx.hooks,
+        clients: ctx.use.documents.clients,
+        pdf: ctx.use.pdf,
+        translations: ctx.use.i18n,
+        mail: ctx.use.mail,
+      }),
       payments: new PaymentService({ db: ctx.db, options: ctx.options, hooks: ctx.hooks, core }),
       creditNotes: new CreditNoteService({
         db: ctx.db,

@@ -1,4 +1,5 @@
-import type { ArgSchema, RestRoute } from '../../http/rest/route.ts';
+import { pdfResponse } from '../../http/rest/pdf-response.ts';
+import type { ArgSchema, RestRequest, RestRoute } from '../../http/rest/route.ts';
 import { AGING_BUCKETS, type Statement, type StatementService } from './statement-service.ts';
 
 const CLIENT = { param: 'id', kind: 'client' } as const;
@@ -78,6 +79,12 @@ export function statementRepresentation(s: Statement): Record<string, unknown> {
 
 /** `GET /clients/{id}/statement` (docs/payments.md, Statement of account). */
 export function statementRoutes(d: { statements: StatementService }): RestRoute[] {
+  const query = (req: RestRequest) => ({
+    from: req.params.from || undefined,
+    to: req.params.to || undefined,
+    currency: req.params.currency || undefined,
+    viewer: req.user,
+  });
   return [
     {
       path: '/clients/(?P<id>[\\d]+)/statement',
@@ -88,15 +95,40 @@ export function statementRoutes(d: { statements: StatementService }): RestRoute[
       schema: STATEMENT_SCHEMA,
       description: "A client's statement of account in one currency: opening balance, every movement, closing balance, aging.",
       response: { schema: STATEMENT_SCHEMA },
-      handler: async (req) =>
-        statementRepresentation(
-          await d.statements.statement(req.params.id, {
-            from: req.params.from || undefined,
-            to: req.params.to || undefined,
-            currency: req.params.currency || undefined,
-            viewer: req.user,
-          }),
-        ),
+      handler: async (req) => statementRepresentation(await d.statements.statement(req.params.id, query(req))),
+    },
+    {
+      path: '/clients/(?P<id>[\\d]+)/statement/pdf',
+      methods: 'GET',
+      capability: 'bill_view_clients',
+      object: CLIENT,
+      args: STATEMENT_ARGS,
+      description: "The client's statement of account as a PDF, in the client's language.",
+      response: { contentType: 'application/pdf' },
+      handler: async (req) => {
+        const { pdf, name } = await d.statements.pdf(req.params.id, query(req));
+        return pdfResponse(pdf, req.headers['if-none-match'], name);
+      },
+    },
+    {
+      path: '/clients/(?P<id>[\\d]+)/statement/send',
+      methods: 'POST',
+      capability: 'bill_send_invoice',
+      object: CLIENT,
+      args: STATEMENT_ARGS,
+      description: "Mails the statement of account to the client's address, its PDF attached (template statement).",
+      response: {
+        schema: {
+          type: 'object',
+          properties: { sent: { type: 'boolean' }, to: { type: 'string' }, delivery_id: { type: 'integer' } },
+          required: ['sent', 'to', 'delivery_id'],
+        },
+        errors: ['billing_mail_failed', 'billing_mail_no_recipient'],
+      },
+      handler: async (req) => {
+        const { to, deliveryId } = await d.statements.send(req.params.id, query(req), req.actor);
+        return { sent: true, to, delivery_id: deliveryId };
+      },
     },
   ];
 }

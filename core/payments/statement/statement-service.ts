@@ -1,4 +1,10 @@
+import type { Actor } from '../../audit/audit.ts';
 import type { Database } from '../../db/database.ts';
+import { pdfCompany } from '../../documents/document-pdf.ts';
+import type { Translations } from '../../i18n/translations.ts';
+import type { MailService } from '../../mail/mail-service.ts';
+import { pdfFilename } from '../../pdf/file-name.ts';
+import type { PdfRenderer, RenderedPdf } from '../../pdf/pdf-renderer.ts';
 import { sqlLiterals } from '../../db/sql-literals.ts';
 import type { ClientService } from '../../documents/clients/client-service.ts';
 import type { HookRegistry } from '../../hooks/registry.ts';
@@ -40,6 +46,16 @@ export interface Statement {
   lines: StatementLine[];
   closing: Money;
   aging: Record<AgingBucket, Money>;
+}
+
+export interface StatementDeps {
+  db: Database;
+  options: OptionsStore;
+  hooks: HookRegistry;
+  clients: ClientService;
+  pdf: PdfRenderer;
+  translations: Translations;
+  mail: MailService;
 }
 
 export interface StatementQuery {
@@ -105,10 +121,61 @@ const OPEN_DUE = `
  * buckets add up to it.
  */
 export class StatementService {
-  private readonly d: { db: Database; options: OptionsStore; hooks: HookRegistry; clients: ClientService };
+  private readonly d: StatementDeps;
 
-  constructor(deps: { db: Database; options: OptionsStore; hooks: HookRegistry; clients: ClientService }) {
+  constructor(deps: StatementDeps) {
     this.d = deps;
+  }
+
+  /** The statement as a PDF in the client's language (else the option `site_locale`), and its file's name. */
+  async pdf(clientId: number, q: StatementQuery = {}): Promise<{ pdf: RenderedPdf; name: string; statement: Statement }> {
+    const statement = await this.statement(clientId, q);
+    const client = await this.d.clients.get(clientId);
+    const tr = await this.d.translations.translator(client.locale);
+    const text = (m: Money) => m.toString();
+    const pdf = await this.d.pdf.renderStatement(
+      {
+        company: await pdfCompany(this.d.options),
+        customer: {
+          name: client.company || client.name,
+          email: client.email,
+          country: client.country,
+          vat: client.vat,
+          address: client.address,
+        },
+        currency: statement.currency,
+        from: statement.from,
+        to: statement.to,
+        opening: text(statement.opening),
+        closing: text(statement.closing),
+        lines: statement.lines.map((l) => ({ ...l, debit: text(l.debit), credit: text(l.credit), balance: text(l.balance) })),
+        aging: Object.fromEntries(AGING_BUCKETS.map((b) => [b, text(statement.aging[b])])) as Record<AgingBucket, string>,
+      },
+      tr,
+    );
+    return { pdf, name: `${tr.t('statement.file')}-${client.id}-${statement.to}`, statement };
+  }
+
+  /** Mails the statement to the client's address with its PDF attached (template `statement`). */
+  async send(clientId: number, q: StatementQuery, actor: Actor): Promise<{ to: string; deliveryId: number }> {
+    const { pdf, name, statement } = await this.pdf(clientId, q);
+    const file = pdfFilename({ number: name });
+    const client = await this.d.clients.get(clientId);
+    const delivery = await this.d.mail.statementMail(
+      client.email,
+      client.locale,
+      {
+        customerName: client.name,
+        currency: statement.currency,
+        from: statement.from,
+        to: statement.to,
+        closing: statement.closing.toString(),
+        file,
+      },
+      pdf.bytes,
+      actor,
+    );
+    return { to: client.email, deliveryId: delivery.id };
   }
 
   async statement(clientId: number, q: StatementQuery = {}): Promise<Statement> {
