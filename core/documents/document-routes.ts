@@ -12,6 +12,7 @@ import type { PdfRenderer } from '../pdf/pdf-renderer.ts';
 import type { Translations } from '../i18n/translations.ts';
 import { pdfResponse } from '../http/rest/pdf-response.ts';
 import { documentPdf } from './document-pdf.ts';
+import { publicUrl } from './document-sending.ts';
 import type { QuoteService } from './quote-service.ts';
 import {
   invoiceRepresentation,
@@ -22,6 +23,7 @@ import {
 } from './representation.ts';
 
 export interface DocumentRouteDeps extends RepresentationSource {
+  config: { baseUrl: string };
   pdf: PdfRenderer;
   translations: Translations;
 }
@@ -34,7 +36,7 @@ interface KindRoutes {
   service: InvoiceService | QuoteService;
   statuses: string[];
   args: Record<string, ArgSchema>;
-  caps: { view: string; create: string; delete: string };
+  caps: { view: string; create: string; edit: string; delete: string };
   schema: object;
   represent: (doc: BillingDocument, ctx: RepresentationContext) => Promise<Record<string, unknown>>;
 }
@@ -66,7 +68,7 @@ export function documentRoutes(d: DocumentRouteDeps & { invoices: InvoiceService
       service: d.invoices,
       statuses: INVOICE_STATUSES,
       args: INVOICE_ARGS,
-      caps: { view: 'bill_view_invoices', create: 'bill_create_invoice', delete: 'bill_delete_invoice' },
+      caps: { view: 'bill_view_invoices', create: 'bill_create_invoice', edit: 'bill_edit_invoice', delete: 'bill_delete_invoice' },
       schema: INVOICE_SCHEMA,
       represent: invoiceRepresentation,
     }),
@@ -76,7 +78,7 @@ export function documentRoutes(d: DocumentRouteDeps & { invoices: InvoiceService
       service: d.quotes,
       statuses: QUOTE_STATUSES,
       args: QUOTE_ARGS,
-      caps: { view: 'bill_view_quotes', create: 'bill_create_quote', delete: 'bill_delete_quote' },
+      caps: { view: 'bill_view_quotes', create: 'bill_create_quote', edit: 'bill_edit_quote', delete: 'bill_delete_quote' },
       schema: QUOTE_SCHEMA,
       represent: quoteRepresentation,
     }),
@@ -169,6 +171,19 @@ function kindRoutes(d: DocumentRouteDeps, k: KindRoutes): RestRoute[] {
       handler: async (req) => {
         const doc = await k.service.get(req.params.id);
         return pdfResponse(await documentPdf(doc, d), req.headers['if-none-match'], doc.number);
+      },
+    },
+    {
+      path: `${one}/rotate-key`,
+      object: { param: 'id', kind: k.noun },
+      methods: 'POST',
+      capability: k.caps.edit,
+      args: ID_ARGS,
+      description: `Revoke the ${k.noun}'s public link at once, on every instance, and answer the new one.`,
+      response: { schema: { type: 'object', properties: { link: { type: 'string', format: 'uri' } }, required: ['link'] } },
+      handler: async (req) => {
+        const key = await k.service.rotateKey(req.params.id, req.actor);
+        return { link: publicUrl(d.config.baseUrl, k.noun, req.params.id, key) };
       },
     },
   ];
