@@ -2,7 +2,7 @@ import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import type { HookRegistry } from '../hooks/registry.ts';
 import type { Translations } from '../i18n/translations.ts';
 import type { OptionsStore } from '../options/options.ts';
-import type { PdfDocumentModel, PdfDocumentStatus } from '../pdf/document-model.ts';
+import type { PdfCompany, PdfDocumentModel, PdfDocumentStatus } from '../pdf/document-model.ts';
 import type { PdfRenderer, RenderedPdf } from '../pdf/pdf-renderer.ts';
 import { breakdownLabel, taxStatements } from '../tax/index.ts';
 import type { BillingDocument } from './document.ts';
@@ -18,6 +18,25 @@ export interface DocumentPdfDeps {
   translations: Translations;
 }
 
+const COMPANY_OPTIONS = ['company_name', 'company_address', 'company_email', 'company_logo_url', 'company_vat_number'] as const;
+
+/** The seller as every PDF prints it, from the options. */
+export async function pdfCompany(options: OptionsStore): Promise<PdfCompany> {
+  return companyOf(await options.getMany([...COMPANY_OPTIONS]));
+}
+
+function companyOf(o: Record<(typeof COMPANY_OPTIONS)[number], string>): PdfCompany {
+  return {
+    name: o.company_name,
+    address: o.company_address,
+    email: o.company_email,
+    // the seller's VAT number belongs on an invoice (and on the page of a Factur-X)
+    ...(o.company_vat_number.trim() ? { vat: o.company_vat_number.trim() } : {}),
+    // renderers fetch nothing: only a logo carried inline as a data: URL is drawn
+    ...(o.company_logo_url.startsWith('data:image/') ? { logo: o.company_logo_url } : {}),
+  };
+}
+
 /**
  * A document's PDF: the document mapped onto the PDF model with the company details of the options,
  * passed through `billing_pdf_document`, rendered by the worker pool (which renders an unchanged
@@ -30,14 +49,7 @@ export async function documentPdf(
   parent?: BillingDocument,
   adjust?: (definition: TDocumentDefinitions) => TDocumentDefinitions,
 ): Promise<RenderedPdf> {
-  const o = await d.options.getMany([
-    'company_name',
-    'company_address',
-    'company_email',
-    'company_logo_url',
-    'company_vat_number',
-    'timezone',
-  ]);
+  const o = await d.options.getMany([...COMPANY_OPTIONS, 'timezone']);
   const tr = await d.translations.translator(doc.locale);
   const status: PdfDocumentStatus =
     doc.kind === 'credit_note'
@@ -56,15 +68,7 @@ export async function documentPdf(
     servicePeriod: doc.period,
     // paid and outstanding follow from the money received alone, not the day
     schedule: scheduleStates(doc, doc.issueDate)?.map((s) => ({ dueDate: s.due_date, amount: s.amount, paid: s.paid, due: s.due })) ?? null,
-    company: {
-      name: o.company_name,
-      address: o.company_address,
-      email: o.company_email,
-      // the seller's VAT number belongs on an invoice (and on the page of a Factur-X)
-      ...(o.company_vat_number.trim() ? { vat: o.company_vat_number.trim() } : {}),
-      // renderers fetch nothing: only a logo carried inline as a data: URL is drawn
-      ...(o.company_logo_url.startsWith('data:image/') ? { logo: o.company_logo_url } : {}),
-    },
+    company: companyOf(o),
     customer: {
       name: doc.customer.name,
       email: doc.customer.email,

@@ -22,6 +22,7 @@ import {
 } from './representation.ts';
 
 export interface DocumentRouteDeps extends RepresentationSource {
+  config: { baseUrl: string };
   pdf: PdfRenderer;
   translations: Translations;
 }
@@ -34,7 +35,7 @@ interface KindRoutes {
   service: InvoiceService | QuoteService;
   statuses: string[];
   args: Record<string, ArgSchema>;
-  caps: { view: string; create: string; delete: string };
+  caps: { view: string; create: string; edit: string; delete: string };
   schema: object;
   represent: (doc: BillingDocument, ctx: RepresentationContext) => Promise<Record<string, unknown>>;
 }
@@ -66,7 +67,7 @@ export function documentRoutes(d: DocumentRouteDeps & { invoices: InvoiceService
       service: d.invoices,
       statuses: INVOICE_STATUSES,
       args: INVOICE_ARGS,
-      caps: { view: 'bill_view_invoices', create: 'bill_create_invoice', delete: 'bill_delete_invoice' },
+      caps: { view: 'bill_view_invoices', create: 'bill_create_invoice', edit: 'bill_edit_invoice', delete: 'bill_delete_invoice' },
       schema: INVOICE_SCHEMA,
       represent: invoiceRepresentation,
     }),
@@ -76,7 +77,7 @@ export function documentRoutes(d: DocumentRouteDeps & { invoices: InvoiceService
       service: d.quotes,
       statuses: QUOTE_STATUSES,
       args: QUOTE_ARGS,
-      caps: { view: 'bill_view_quotes', create: 'bill_create_quote', delete: 'bill_delete_quote' },
+      caps: { view: 'bill_view_quotes', create: 'bill_create_quote', edit: 'bill_edit_quote', delete: 'bill_delete_quote' },
       schema: QUOTE_SCHEMA,
       represent: quoteRepresentation,
     }),
@@ -169,6 +170,19 @@ function kindRoutes(d: DocumentRouteDeps, k: KindRoutes): RestRoute[] {
       handler: async (req) => {
         const doc = await k.service.get(req.params.id);
         return pdfResponse(await documentPdf(doc, d), req.headers['if-none-match'], doc.number);
+      },
+    },
+    {
+      path: `${one}/rotate-key`,
+      object: { param: 'id', kind: k.noun },
+      methods: 'POST',
+      capability: k.caps.edit,
+      args: ID_ARGS,
+      description: `Revoke the ${k.noun}'s public link at once, on every instance. The new link goes to the customer when the ${k.noun} is sent again: no answer carries a key.`,
+      response: { schema: { type: 'object', properties: { rotated: { type: 'boolean', enum: [true] } }, required: ['rotated'] } },
+      handler: async (req) => {
+        await k.service.rotateKey(req.params.id, req.actor);
+        return { rotated: true };
       },
     },
   ];

@@ -65,7 +65,12 @@ export async function publicLink(
   id: number,
 ): Promise<string> {
   const service = kind === 'invoice' ? d.invoices : d.quotes;
-  return `${d.config.baseUrl}/billing/${kind}/${id}?key=${encodeURIComponent(await service.accessKey(id))}`;
+  return publicUrl(d.config.baseUrl, kind, id, await service.accessKey(id));
+}
+
+/** The keyed address of a document's public page. */
+export function publicUrl(baseUrl: string, kind: Kind, id: number, key: string): string {
+  return `${baseUrl}/billing/${kind}/${id}?key=${encodeURIComponent(key)}`;
 }
 
 /**

@@ -119,6 +119,22 @@ export class DocumentService {
   }
 
   /**
+   * Revokes the document's public link at once: a new access key replaces the old one, which every
+   * instance stops accepting at its next request (the public pages read the key from the row each time).
+   * Answers the new key. Audited; trashed documents are 404.
+   */
+  async rotateKey(id: number, actor: Actor): Promise<string> {
+    return this.db.transaction(async (tx) => {
+      const doc = await this.find(id, tx, true);
+      if (!doc || doc.trashed) throw notFound();
+      const key = newAccessKey();
+      await tx.query('update billing_documents set access_key = $2, updated_at = now() where id = $1', [id, key]);
+      await audit(tx, actor, { action: `${this.kind}.rotate_key`, objectType: this.kind, objectId: id });
+      return key;
+    });
+  }
+
+  /**
    * Inserts a new document of this kind in `tx`, numbered from the sequence (or the given number), with
    * its audit row. The sequence's row lock, which every creation of the kind waits for, is taken by the
    * statement that inserts the document, as late as the transaction allows: after the preparation's

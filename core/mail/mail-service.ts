@@ -24,6 +24,8 @@ import {
   paymentReceived,
   paymentReminder,
   quoteAnswered,
+  statementMail,
+  type StatementMailData,
   quoteAvailable,
   type MailCompany,
   type MailTemplate,
@@ -61,6 +63,8 @@ interface DeliverTo {
   paymentId?: number | null;
   attachments?: MailAttachment[];
   actor: Actor;
+  /** The customer's language when no document carries it (a statement: the client's). */
+  locale?: string | null;
 }
 
 /**
@@ -160,6 +164,18 @@ export class MailService {
     return result;
   }
 
+  /**
+   * A client's statement of account (`statement`), its PDF attached, in the client's language. A
+   * refused message is 502 `billing_mail_failed`, as for a document sent by hand.
+   */
+  async statementMail(to: string, locale: string | null, data: StatementMailData, pdf: Buffer, actor: Actor): Promise<Delivery> {
+    if (!to.trim()) throw new BillingError('billing_mail_no_recipient', 'The client has no e-mail address.');
+    const attachments = [{ filename: data.file, content: pdf, contentType: 'application/pdf' }];
+    const { delivery, failure } = await this.deliver(statementMail, data, { to: to.trim(), document: null, attachments, actor, locale });
+    if (failure) throw new BillingError('billing_mail_failed', `The e-mail could not be sent: ${failure}`, { delivery_id: delivery.id });
+    return delivery;
+  }
+
   /** Closes the transport's connections (background mails are outbox items: nothing is under way in memory). */
   async close(): Promise<void> {
     await this.transport.close();
@@ -172,7 +188,8 @@ export class MailService {
   private async deliver<D>(template: MailTemplate<D>, data: D, opts: DeliverTo): Promise<{ delivery: Delivery; failure: string | null }> {
     const { company, from, replyTo, logo } = await this.sender();
     // a customer reads the document's language; the administrator's notices stay in the shipped English
-    const tr = template.audience === 'customer' ? await this.d.translations.translator(opts.document?.locale) : shippedTranslator();
+    const tr =
+      template.audience === 'customer' ? await this.d.translations.translator(opts.locale ?? opts.document?.locale) : shippedTranslator();
     const rendered = await renderMail(template, data, company, tr);
     const filtered = await this.d.hooks.applyFilters(
       'billing_email',

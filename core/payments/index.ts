@@ -14,6 +14,8 @@ import { paymentRoutes } from './payment-routes.ts';
 import { PaymentService } from './payment-service.ts';
 import { SavedMethods } from './saved-methods.ts';
 import { savedMethodRoutes } from './saved-method-routes.ts';
+import { statementRoutes } from './statement/statement-routes.ts';
+import { StatementService } from './statement/statement-service.ts';
 import type { PaymentsContext, PaymentServices } from './services.ts';
 
 /**
@@ -22,7 +24,7 @@ import type { PaymentsContext, PaymentServices } from './services.ts';
  */
 export const paymentsModule = defineModule({
   name: 'payments',
-  requires: ['documents', 'pdf', 'i18n'],
+  requires: ['documents', 'pdf', 'i18n', 'mail'],
   settings: WEBHOOK_THROTTLE_SETTINGS,
   migrations: PAYMENT_MIGRATIONS,
   objects: PAYMENT_OBJECTS,
@@ -37,6 +39,15 @@ export const paymentsModule = defineModule({
       core,
       gateways,
       saved,
+      statements: new StatementService({
+        db: ctx.db,
+        options: ctx.options,
+        hooks: ctx.hooks,
+        clients: ctx.use.documents.clients,
+        pdf: ctx.use.pdf,
+        translations: ctx.use.i18n,
+        mail: ctx.use.mail,
+      }),
       payments: new PaymentService({ db: ctx.db, options: ctx.options, hooks: ctx.hooks, core }),
       creditNotes: new CreditNoteService({
         db: ctx.db,
@@ -49,7 +60,11 @@ export const paymentsModule = defineModule({
     };
   },
   sinks: (ctx) => [ctx.self.gateways.sink()],
-  rest: (ctx) => [...paymentRoutes(context(ctx)), ...savedMethodRoutes({ saved: ctx.self.saved, options: ctx.options })],
+  rest: (ctx) => [
+    ...paymentRoutes(context(ctx)),
+    ...savedMethodRoutes({ saved: ctx.self.saved, options: ctx.options }),
+    ...statementRoutes({ statements: ctx.self.statements }),
+  ],
   ajax: (ctx) => paymentAjaxActions(context(ctx)),
   commands: (ctx) => gatewayCommands(ctx.self.gateways),
   jobs: (ctx) => [

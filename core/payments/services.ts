@@ -7,6 +7,8 @@ import type { PaymentCore } from './payment-core.ts';
 import type { PaymentService } from './payment-service.ts';
 import type { SavedMethods } from './saved-methods.ts';
 
+import type { StatementService } from './statement/statement-service.ts';
+
 /** The money module's services. */
 export interface PaymentServices {
   /** The one function that applies every change of money (docs/payments.md). */
@@ -18,6 +20,8 @@ export interface PaymentServices {
   gateways: GatewayRuntime;
   /** Clients' saved cards and mandates (their tokens never leave it). */
   saved: SavedMethods;
+  /** Clients' statements of account. */
+  statements: StatementService;
 }
 
 /** What the money routes and actions are given. */

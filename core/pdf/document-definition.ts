@@ -29,9 +29,15 @@ export type PageSizeName = 'A4' | 'LETTER';
 const PAGE_WIDTH: Record<PageSizeName, number> = { A4: 595.28, LETTER: 612 };
 const MARGIN = 48;
 
-const INK = '#1f2937';
-const MUTED = '#6b7280';
-const ACCENT = '#0f4c81';
+// the design language every PDF of the service shares (statements too: ./statement-definition.ts)
+export const INK = '#1f2937';
+export const MUTED = '#6b7280';
+export const ACCENT = '#0f4c81';
+
+/** The width between the page margins. */
+export function contentWidth(pageSize: PageSizeName): number {
+  return PAGE_WIDTH[pageSize] - 2 * MARGIN;
+}
 
 const STATUS: Record<PdfDocumentStatus, { color: string; mark?: boolean }> = {
   draft: { color: '#6b7280', mark: true },
@@ -63,7 +69,7 @@ export function pdfDefinition(
   pageSize: PageSizeName = 'A4',
   tr: Translator = shippedTranslator(),
 ): TDocumentDefinitions {
-  const width = PAGE_WIDTH[pageSize] - 2 * MARGIN;
+  const width = contentWidth(pageSize);
   const money = (amount: string) => tr.money(amount, doc.currency);
   const known = STATUS[doc.status];
   const status = known ? { ...known, label: tr.t(`status.${doc.status}`) } : { label: String(doc.status), color: MUTED };
@@ -96,21 +102,50 @@ export function pdfDefinition(
       });
   }
 
-  const footerLine = [doc.company.name, doc.company.email, numbered].filter((s) => s.trim()).join('  ·  ');
-  const definition: TDocumentDefinitions = {
+  const definition = pageDefinition({
     pageSize,
-    pageMargins: [MARGIN, 40, MARGIN, 52],
+    tr,
+    company: doc.company,
+    content,
+    footer: numbered,
     info: {
       title: numbered,
-      author: doc.company.name,
       subject: doc.title || tr.t('document.subject', { document: numbered, customer: doc.customer.name }),
-      creator: doc.company.name,
-      // From the document, not the clock: the same document renders to the same bytes. (It crosses to a
-      // render worker as an ISO string, and the worker makes it a Date again.)
-      creationDate: new Date(`${doc.issueDate.slice(0, 10)}T00:00:00.000Z`),
+      // From the document, not the clock: the same document renders to the same bytes.
+      date: doc.issueDate,
     },
-    language: tr.locale,
-    content,
+  });
+  if (status.mark) definition.watermark = statusMark(status.label.toUpperCase(), status.color);
+  return definition;
+}
+
+/**
+ * The frame of every page the service prints: size, margins, type, the styles its parts use, the
+ * company's logo and the footer line (company, e-mail, what the document is). `info.date` (`Y-m-d`)
+ * dates the file, from the document rather than the clock, so the same document renders to the same bytes
+ * (it crosses to a render worker as an ISO string, and the worker makes it a Date again).
+ */
+export function pageDefinition(p: {
+  pageSize: PageSizeName;
+  tr: Translator;
+  company: PdfDocumentModel['company'];
+  content: Content[];
+  footer: string;
+  info: { title: string; subject: string; date: string };
+}): TDocumentDefinitions {
+  const footerLine = [p.company.name, p.company.email, p.footer].filter((s) => s.trim()).join('  ·  ');
+  const definition: TDocumentDefinitions = {
+    pageSize: p.pageSize,
+    pageMargins: [MARGIN, 40, MARGIN, 52],
+    info: {
+      title: p.info.title,
+      author: p.company.name,
+      subject: p.info.subject,
+      creator: p.company.name,
+      creationDate: new Date(`${p.info.date.slice(0, 10)}T00:00:00.000Z`),
+    },
+    language: p.tr.locale,
+    content: p.content,
     footer: { text: footerLine, alignment: 'center', fontSize: 7.5, color: MUTED, margin: [MARGIN, 18, MARGIN, 0] },
     defaultStyle: { font: FONT_FAMILY, fontSize: 9.5, color: INK, lineHeight: 1.05 },
     styles: {
@@ -120,8 +155,7 @@ export function pdfDefinition(
       muted: { color: MUTED },
     },
   };
-  if (doc.company.logo) definition.images = { logo: doc.company.logo };
-  if (status.mark) definition.watermark = statusMark(status.label.toUpperCase(), status.color);
+  if (p.company.logo) definition.images = { logo: p.company.logo };
   return definition;
 }
 
@@ -131,17 +165,34 @@ export async function buildPdfDefinition(doc: PdfDocumentModel, options: BuildPd
   return options.filter ? options.filter(definition, doc) : definition;
 }
 
-function header(doc: PdfDocumentModel, kind: string, status: { label: string; color: string }, tr: Translator): Content {
-  const company: Content[] = [];
-  if (doc.company.logo) company.push({ image: 'logo', fit: [150, 56], margin: [0, 0, 0, 8] });
-  company.push({ text: doc.company.name, fontSize: 13, bold: true });
-  company.push(...lines(doc.company.address).map((text): Content => ({ text, style: 'muted' })));
-  if (doc.company.email) company.push({ text: doc.company.email, style: 'muted' });
-  if (doc.company.vat) company.push({ text: tr.t('document.vat_number', { vat: doc.company.vat }), style: 'muted' });
+/** The seller at the top left of every page: logo, name, address, e-mail, VAT number. */
+export function companyStack(company: PdfDocumentModel['company'], tr: Translator): Content[] {
+  const stack: Content[] = [];
+  if (company.logo) stack.push({ image: 'logo', fit: [150, 56], margin: [0, 0, 0, 8] });
+  stack.push({ text: company.name, fontSize: 13, bold: true });
+  stack.push(...lines(company.address).map((text): Content => ({ text, style: 'muted' })));
+  if (company.email) stack.push({ text: company.email, style: 'muted' });
+  if (company.vat) stack.push({ text: tr.t('document.vat_number', { vat: company.vat }), style: 'muted' });
+  return stack;
+}
 
+/** The customer addressed: a label, then name, address, country, e-mail and VAT number. */
+export function customerStack(c: PdfDocumentModel['customer'], label: string, tr: Translator): Content[] {
+  const stack: Content[] = [
+    { text: label.toUpperCase(), style: 'label', margin: [0, 0, 0, 3] },
+    { text: c.name, fontSize: 11, bold: true },
+    ...lines(c.address ?? '').map((text): Content => ({ text })),
+  ];
+  if (c.country) stack.push({ text: tr.country(c.country) });
+  if (c.email) stack.push({ text: c.email, style: 'muted' });
+  if (c.vat) stack.push({ text: tr.t('document.vat_number', { vat: c.vat }), style: 'muted' });
+  return stack;
+}
+
+function header(doc: PdfDocumentModel, kind: string, status: { label: string; color: string }, tr: Translator): Content {
   return {
     columns: [
-      { width: '*', stack: company },
+      { width: '*', stack: companyStack(doc.company, tr) },
       {
         width: 'auto',
         stack: [
@@ -178,15 +229,7 @@ function header(doc: PdfDocumentModel, kind: string, status: { label: string; co
 }
 
 function parties(doc: PdfDocumentModel, money: (a: string) => string, tr: Translator): Content {
-  const c = doc.customer;
-  const billTo: Content[] = [
-    { text: tr.t(doc.kind === 'quote' ? 'document.prepared_for' : 'document.bill_to').toUpperCase(), style: 'label', margin: [0, 0, 0, 3] },
-    { text: c.name, fontSize: 11, bold: true },
-    ...lines(c.address ?? '').map((text): Content => ({ text })),
-  ];
-  if (c.country) billTo.push({ text: tr.country(c.country) });
-  if (c.email) billTo.push({ text: c.email, style: 'muted' });
-  if (c.vat) billTo.push({ text: tr.t('document.vat_number', { vat: c.vat }), style: 'muted' });
+  const billTo = customerStack(doc.customer, tr.t(doc.kind === 'quote' ? 'document.prepared_for' : 'document.bill_to'), tr);
 
   const dateKey = doc.kind === 'invoice' ? 'document.issue_date' : `document.${doc.kind}_date`;
   const facts: [string, string][] = [[tr.t(dateKey), tr.date(doc.issueDate)]];
@@ -354,7 +397,7 @@ function statusMark(text: string, color: string): Watermark {
   return { text, color, opacity: 0.12, bold: true, font: FONT_FAMILY };
 }
 
-function rule(width: number, margin: [number, number, number, number]): Content {
+export function rule(width: number, margin: [number, number, number, number]): Content {
   return { canvas: [{ type: 'line', x1: 0, y1: 0, x2: width, y2: 0, lineWidth: 0.8, lineColor: RULE_COLOR }], margin };
 }
 

@@ -6,7 +6,9 @@ import { createHash } from 'node:crypto';
 import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import { canonicalJson } from './canonical-json.ts';
 import { buildPdfDefinition, type BuildPdfOptions } from './document-definition.ts';
-import type { PdfDocumentModel } from './document-model.ts';
+import type { PdfCompany, PdfDocumentModel } from './document-model.ts';
+import { statementDefinition, type PdfStatementModel } from './statement-definition.ts';
+import type { Translator } from '../i18n/translator.ts';
 import { rendererFingerprint } from './fonts.ts';
 import { PdfCache } from './pdf-cache.ts';
 import { PdfRenderPool } from './render-pool.ts';
@@ -66,17 +68,27 @@ export class PdfRenderer {
    * renders it.
    */
   async renderDocument(document: PdfDocumentModel, options: BuildPdfOptions = {}): Promise<RenderedPdf> {
-    document = await this.#verifiedLogo(document);
-    const logo = document.company.logo;
+    return this.#withLogo(document, (d) => buildPdfDefinition(d, options));
+  }
+
+  /** A client's statement of account, in the language of `tr`, with the documents' design. */
+  renderStatement(statement: PdfStatementModel, tr: Translator): Promise<RenderedPdf> {
+    return this.#withLogo(statement, async (s) => statementDefinition(s, tr));
+  }
+
+  /** Renders what `build` makes of `model`, with its company's logo verified, and without it if it cannot be drawn. */
+  async #withLogo<M extends { company: PdfCompany }>(model: M, build: (m: M) => Promise<TDocumentDefinitions>): Promise<RenderedPdf> {
+    model = await this.#verifiedLogo(model);
+    const logo = model.company.logo;
     const logoKey = logo ? this.#hash(logo) : null;
-    if (logoKey && this.#badLogos.has(logoKey)) return this.render(await buildPdfDefinition(withoutLogo(document), options));
+    if (logoKey && this.#badLogos.has(logoKey)) return this.render(await build(withoutLogo(model)));
     try {
-      return await this.render(await buildPdfDefinition(document, options));
+      return await this.render(await build(model));
     } catch (err) {
       if (!logoKey) throw err;
       // a logo the option's schema let through but the PDF library cannot draw (a corrupt image): the
       // document is rendered without it rather than not at all (issue 14), and the logo is not tried again
-      const plain = await this.render(await buildPdfDefinition(withoutLogo(document), options));
+      const plain = await this.render(await build(withoutLogo(model)));
       this.#badLogos.add(logoKey);
       return plain;
     }
@@ -88,7 +100,7 @@ export class PdfRenderer {
    * out. (A PNG with a second header once stalled the render worker for minutes.) JPEGs are embedded as
    * they are, not decoded, and a corrupt one is handled below.
    */
-  async #verifiedLogo(document: PdfDocumentModel): Promise<PdfDocumentModel> {
+  async #verifiedLogo<M extends { company: PdfCompany }>(document: M): Promise<M> {
     const m = /^data:image\/png;base64,(.*)$/s.exec(document.company.logo ?? '');
     if (!m) return document;
     const clean = await cleanPng(Buffer.from(m[1]!, 'base64'), LOGO_BOUNDS);
@@ -159,7 +171,7 @@ export class PdfRenderer {
   }
 }
 
-function withoutLogo(document: PdfDocumentModel): PdfDocumentModel {
+function withoutLogo<M extends { company: PdfCompany }>(document: M): M {
   const { logo: _logo, ...company } = document.company;
   return { ...document, company };
 }

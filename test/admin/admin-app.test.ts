@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { CLI } from '../../core/audit/audit.ts';
 import { formatMoney } from '../../core/display/format.ts';
@@ -399,6 +399,48 @@ suite('the admin app in Chromium', () => {
       row!.id,
     ]);
     expect(after!.removed_at).not.toBeNull();
+    expect(problems).toEqual([]);
+    await close();
+  });
+
+  it("shows a client's statement, downloads its PDF and sends it", async () => {
+    await k.api.invoices.create(
+      { items: [{ name: 'Audit', quantity: 1, price: '250.00' }], client_id: clientId, status: 'available' } as never,
+      { actor: CLI, source: 'api' },
+    );
+    const client = await k.api.clients.get(clientId);
+    const [currency, totals] = Object.entries(client.totals)[0]!;
+    expect(Object.keys(client.totals)).toHaveLength(1);
+    const { page, problems, close } = await signedIn('ops');
+    await open(page, 'clients.php');
+    await page.getByRole('button', { name: 'Edit Acme Ltd' }).click();
+    const statement = page.getByRole('region', { name: 'Statement of Acme Ltd' });
+    await statement.getByText(`: ${Number(totals.due)} ${currency} (`).waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      statement.getByRole('button', { name: 'Download statement (PDF)' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^Statement-${clientId}-\\d{4}-\\d{2}-\\d{2}\\.pdf$`));
+    expect(
+      readFileSync((await download.path())!)
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+    const before = svc.mail.received.length;
+    await statement.getByRole('button', { name: 'Send statement' }).click();
+    await statement.getByText('Statement sent to accounts@acme.example.').waitFor();
+    // the PDF the screen downloaded, attached to a mail to the client
+    await waitFor(
+      () =>
+        svc.mail.received
+          .slice(before)
+          .some(
+            (m) =>
+              m.envelope.to.includes('accounts@acme.example') &&
+              m.parsed.attachments.some((a) => a.filename === download.suggestedFilename()),
+          ),
+      { what: 'the statement mail' },
+    );
     expect(problems).toEqual([]);
     await close();
   });

@@ -3,7 +3,7 @@ import type { SlotValues } from '../compiled-template.ts';
 
 /** The mails the service sends; the name is the `billing_email` filter's second argument. */
 export type TemplateName =
-  'invoice_available' | 'quote_available' | 'payment_received' | 'payment_receipt' | 'quote_answered' | 'payment_reminder';
+  'invoice_available' | 'quote_available' | 'payment_received' | 'payment_receipt' | 'quote_answered' | 'payment_reminder' | 'statement';
 
 /** The sender's details, from the options `company_name`, `company_address`, `company_email`, `company_logo_url`. */
 export interface MailCompany {

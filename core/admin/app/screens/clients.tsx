@@ -3,6 +3,7 @@ import { ajax, ApiError, restPage, type Page } from '../api.ts';
 import type { Client } from '../rest-types.ts';
 import { can, DataTable, Field, money, Notice, type Props } from '../ui.tsx';
 import { SavedMethods } from './saved-methods.tsx';
+import { Statement } from './statement.tsx';
 
 export function Clients({ props }: { props: Props }) {
   const [search, setSearch] = useState('');
@@ -88,6 +89,13 @@ export function Clients({ props }: { props: Props }) {
           <button type="button" onClick={() => setEditing(null)}>
             Cancel
           </button>
+          {editing.id && (
+            <Statement
+              clientId={editing.id}
+              name={editing.name ?? ''}
+              currencies={Object.keys(editing.totals_by_currency ?? {})}
+            />
+          )}
           {editing.id && <SavedMethods clientId={editing.id} name={editing.name ?? ''} />}
         </form>
       )}
