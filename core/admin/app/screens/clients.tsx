@@ -90,11 +90,7 @@ export function Clients({ props }: { props: Props }) {
             Cancel
           </button>
           {editing.id && (
-            <Statement
-              clientId={editing.id}
-              name={editing.name ?? ''}
-              currencies={Object.keys(editing.totals_by_currency ?? {})}
-            />
+            <Statement clientId={editing.id} name={editing.name ?? ''} currencies={Object.keys(editing.totals_by_currency ?? {})} />
           )}
           {editing.id && <SavedMethods clientId={editing.id} name={editing.name ?? ''} />}
         </form>
