@@ -13,16 +13,7 @@ import {
 import type { Item, ItemStore } from './items.ts';
 
 /** An item as a row gives it: the fields the store takes. */
-export interface ItemRecord {
-  name: string;
-  description: string;
-  price: string;
-  currency: string | null;
-  unit: string | null;
-  tax_rate: string | null;
-  taxable: boolean;
-  sku: string | null;
-}
+export type ItemRecord = Omit<Item, 'id' | 'created' | 'modified'>;
 
 const LIMITS = { name: 500, description: 5000, sku: 100 } as const;
 

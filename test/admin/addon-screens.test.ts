@@ -17,7 +17,16 @@ import { MailCatcher, freshDatabase, type TestDatabase } from '../../testing/ind
 import { SELLER_OPTIONS } from '../helpers/einvoice-documents.ts';
 import { EN16931_DIR } from '../helpers/en16931.ts';
 import { bootKernel, eventually } from '../helpers/kernel.ts';
-import { axe, menuLinks, open as openScreen, PASSWORD, restGet, SHOTS, signedIn as signedInAs, type Harness } from './admin-browser.ts';
+import {
+  checkScreen,
+  menuLinks,
+  open as openScreen,
+  PASSWORD,
+  restGet,
+  SHOTS,
+  signedIn as signedInAs,
+  type Harness,
+} from './admin-browser.ts';
 
 const suite = browserAvailable ? describe : describe.skip;
 
@@ -39,14 +48,6 @@ const h: Harness = {
 };
 const signedIn = (login: string) => signedInAs(h, login);
 const open = (page: Page, slug: string) => openScreen(h, page, slug);
-
-/** No console error, no foreign request, no serious accessibility violation, and a picture to look at. */
-async function checkScreen(page: Page, problems: string[], name: string) {
-  await page.waitForTimeout(200);
-  expect(await axe(page)).toEqual([]);
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-  expect(problems).toEqual([]);
-}
 
 const invoice = (title: string, extra: Record<string, unknown> = {}) =>
   k.api.invoices.create(

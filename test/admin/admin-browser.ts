@@ -1,5 +1,6 @@
 // What the admin screens' browser tests share: a signed-in page that records what went wrong, opening a
 // screen and waiting for it to draw, axe-core, and the service's own REST/AJAX answers read in the page.
+import { expect } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
@@ -65,6 +66,14 @@ export async function axe(page: Page): Promise<string[]> {
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** No console error, no foreign request, no serious accessibility violation, and a picture to look at. */
+export async function checkScreen(page: Page, problems: string[], name: string): Promise<void> {
+  await page.waitForTimeout(200);
+  expect(await axe(page)).toEqual([]);
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+  expect(problems).toEqual([]);
 }
 
 export async function menuLinks(page: Page): Promise<string[]> {

@@ -7,7 +7,15 @@ import type { Browser, Page } from 'playwright-core';
 import { CLI } from '../../core/audit/audit.ts';
 import { browserAvailable, launch } from '../helpers/browser.ts';
 import { useService, waitFor } from '../../testing/index.ts';
-import { axe, menuLinks, open as openScreen, PASSWORD, SHOTS, signedIn as signedInAs, type Harness } from '../admin/admin-browser.ts';
+import {
+  checkScreen,
+  menuLinks,
+  open as openScreen,
+  PASSWORD,
+  SHOTS,
+  signedIn as signedInAs,
+  type Harness,
+} from '../admin/admin-browser.ts';
 
 const suite = browserAvailable ? describe : describe.skip;
 const svc = useService({ plugins: ['item-library'], options: { currency: 'EUR', tax_rate: 19 } });
@@ -23,14 +31,6 @@ const h: Harness = {
 };
 const signedIn = (login: string) => signedInAs(h, login);
 const open = (page: Page, slug: string) => openScreen(h, page, slug);
-
-/** No console error, no foreign request, no serious accessibility violation, and a picture to look at. */
-async function checkScreen(page: Page, problems: string[], name: string) {
-  await page.waitForTimeout(200);
-  expect(await axe(page)).toEqual([]);
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-  expect(problems).toEqual([]);
-}
 
 const rows = () => svc.kernel.db.query<Record<string, string>>('select name, price::text, unit, sku from item_library_items order by id');
 
