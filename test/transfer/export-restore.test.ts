@@ -174,7 +174,8 @@ describe('billing export and billing import <archive>', () => {
     const flipped = Buffer.from(bytes);
     flipped[Math.floor(flipped.length / 2)]! ^= 0x01;
     expect(await variant('flipped.tar.gz', () => writeFileSync(join(dir, 'flipped.tar.gz'), flipped))).toMatch(
-      /^Error: (the archive is corrupt or truncated|"[^"]+" does not match its checksum)/,
+      // where the flip lands decides which check sees it first: the gzip stream, a row cut short, or the checksum
+      /^Error: (the archive is corrupt or truncated|"[^"]+" does not match its checksum|"[^"]+" ends in the middle of a row)/,
     );
 
     // a well-formed archive with one byte of one row changed: its checksum no longer matches
