@@ -68,6 +68,11 @@ export async function generateDue(ctx: PluginContext, now = new Date()): Promise
 }
 
 async function generateOne(ctx: PluginContext, id: number, today: string): Promise<Step> {
+  // The invoice's language is read before the transaction, not inside it: the client and the site's
+  // wording are read through the service API, on connections of their own, and the embedded database
+  // runs one transaction at a time — a read waiting for this transaction inside it would wait forever.
+  const [current] = await ctx.db.query<{ template: unknown }>('select template from recurring_profiles where id = $1', [id]);
+  const locale = current ? await templateLocale(ctx, current.template as DocumentInput) : 'en';
   try {
     return await ctx.db.transaction(async (tx): Promise<Step> => {
       const rows = await tx.query<ProfileRow>(
@@ -92,7 +97,7 @@ async function generateOne(ctx: PluginContext, id: number, today: string): Promi
       const status = r.auto_send ? 'draft' : template.status === 'draft' ? 'draft' : 'available';
       const period = servicePeriod(s, n);
       const input: DocumentInput = {
-        ...periodTemplate(template, period, await templateLocale(ctx, template)),
+        ...periodTemplate(template, period, locale),
         issue_date: date,
         due_date: undefined,
         period_start: period.start,
