@@ -19,4 +19,6 @@ if (major < 22 || (major === 22 && minor < 17)) {
 process.removeAllListeners('warning'); // the type-stripping notice is not news to the user
 const { main } = await import('../core/cli/main.ts');
 const code = await main(process.argv.slice(2));
-if (code >= 0) process.exit(code);
+// Exit once stdout has taken everything: to a pipe, a large answer (the OpenAPI document) is written
+// asynchronously, and exiting at once cut it short.
+if (code >= 0) process.stdout.write('', () => process.exit(code));
